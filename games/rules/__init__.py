@@ -1,0 +1,1 @@
+"""Pure rules packages, one per game. Nothing here imports Django."""
