@@ -1,0 +1,20 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("rulesets", views.RulesetListView.as_view(), name="ruleset-list"),
+    path("rulesets/<slug:slug>", views.RulesetDetailView.as_view(), name="ruleset-detail"),
+    path("games", views.GameListView.as_view(), name="game-list"),
+    path("games/<int:game_id>", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:game_id>/join", views.GameJoinView.as_view(), name="game-join"),
+    path("games/<int:game_id>/leave", views.GameLeaveView.as_view(), name="game-leave"),
+    path("games/<int:game_id>/bots", views.GameBotsView.as_view(), name="game-bots"),
+    path("games/<int:game_id>/start", views.GameStartView.as_view(), name="game-start"),
+    path("games/<int:game_id>/resign", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<int:game_id>/legal-actions", views.LegalActionsView.as_view(), name="game-legal-actions"),
+    path("games/<int:game_id>/actions", views.ActionView.as_view(), name="game-actions"),
+    path("games/<int:game_id>/events", views.EventListView.as_view(), name="game-events"),
+    path("games/<int:game_id>/state", views.StateView.as_view(), name="game-state"),
+    path("games/<int:game_id>/verify", views.VerifyView.as_view(), name="game-verify"),
+]

@@ -1,0 +1,192 @@
+"""Thin views: parse input, call one service or selector, render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.errors import NotFound
+from games.rules import registry
+
+from . import presenters
+from . import serializers as s
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _user(request: Request) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _detail(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
+    access = selectors.game_access(game_id=game_id, user=_user(request))
+    return Response(presenters.game_detail(access), status=code)
+
+
+class RulesetListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.RulesetOutput(many=True), tags=["rulesets"])
+    def get(self, request: Request) -> Response:
+        return Response([presenters.ruleset_summary(registry.get(slug)) for slug in registry.slugs()])
+
+
+class RulesetDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.RulesetDetailOutput, tags=["rulesets"])
+    def get(self, request: Request, slug: str) -> Response:
+        if slug not in registry.slugs():
+            raise NotFound(f"No ruleset {slug!r}.")
+        rules = registry.get(slug)
+        return Response({**presenters.ruleset_summary(rules), "material": rules.material()})
+
+
+class GamePagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class GameListView(APIView):
+    @extend_schema(parameters=[s.GameListQuery], responses=s.GameSummaryOutput(many=True), tags=["games"])
+    def get(self, request: Request) -> Response:
+        query = _valid(s.GameListQuery, request.query_params)
+        games: QuerySet = selectors.game_list(
+            user=_user(request),
+            status="open" if query.pop("open") else query.get("status"),
+            ruleset=query.get("ruleset"),
+            mine=query["mine"],
+            waiting_for_me=query["waiting_for_me"],
+        )
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response([presenters.game_list_item(g) for g in page])
+
+    @extend_schema(request=s.GameCreateInput, responses={201: s.GameOutput}, tags=["games"])
+    def post(self, request: Request) -> Response:
+        game = services.game_create(creator=request.user, **_valid(s.GameCreateInput, request.data))
+        return _detail(request, game.pk, status.HTTP_201_CREATED)
+
+
+class GameDetailView(APIView):
+    @extend_schema(responses=s.GameOutput, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        return _detail(request, game_id)
+
+
+class GameJoinView(APIView):
+    @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_join(game_id=game_id, user=request.user)
+        return _detail(request, game_id)
+
+
+class GameLeaveView(APIView):
+    @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_leave(game_id=game_id, user=request.user)
+        return _detail(request, game_id)
+
+
+class GameBotsView(APIView):
+    @extend_schema(request=s.BotsInput, responses=s.GameOutput, tags=["lobby"])
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(s.BotsInput, request.data or {})
+        services.game_add_bots(game_id=game_id, user=request.user, count=data["count"])
+        return _detail(request, game_id)
+
+
+class GameStartView(APIView):
+    @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_start(game_id=game_id, user=request.user)
+        return _detail(request, game_id)
+
+
+class GameResignView(APIView):
+    @extend_schema(request=None, responses=s.GameOutput, tags=["play"])
+    def post(self, request: Request, game_id: int) -> Response:
+        services.game_resign(game_id=game_id, user=request.user)
+        return _detail(request, game_id)
+
+
+class LegalActionsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.LegalActionsOutput, tags=["play"])
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(game_id=game_id, user=request.user)
+        actions = selectors.game_legal_actions(access)
+        note = getattr(access.rules, "LEGAL_ACTIONS_NOTE", "")
+        return Response({"seq": access.game.seq, "your_seat": access.seat_index, "actions": actions, "note": note})
+
+
+class ActionView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ActionInput, responses={201: s.ActionOutput}, tags=["play"])
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(s.ActionInput, request.data)
+        outcome = services.action_submit(
+            game_id=game_id, user=request.user, action=data["action"], expected_seq=data["expected_seq"]
+        )
+        access = selectors.game_access(game_id=game_id, user=request.user)
+        body = {
+            "seq": outcome.game.seq,
+            "events": [selectors.event_for(access, row) for row in outcome.events],
+            "game": presenters.game_detail(access),
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class EventListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[s.EventsQuery], responses=s.EventPageOutput, tags=["history"])
+    def get(self, request: Request, game_id: int) -> Response:
+        query = _valid(s.EventsQuery, request.query_params)
+        access = selectors.game_access(game_id=game_id, user=_user(request))
+        events = selectors.event_list(access=access, after=query["after"], limit=query["limit"])
+        last_shown = events[-1]["seq"] if events else query["after"]
+        return Response(
+            {"events": events, "last_seq": access.game.seq, "has_more": last_shown < access.game.seq}
+        )
+
+
+class StateView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("at", int, description="Replay: the state right after this seq.")],
+        responses=s.StateOutput,
+        tags=["history"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        query = _valid(s.StateQuery, request.query_params)
+        access = selectors.game_access(game_id=game_id, user=_user(request))
+        at = access.game.seq if query["at"] is None else query["at"]
+        state = selectors.state_at(access=access, seq=at)
+        return Response({"seq": at, "your_seat": access.seat_index, "state": state})
+
+
+class VerifyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.VerifyOutput, tags=["history"])
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(game_id=game_id, user=_user(request))
+        return Response(selectors.replay_check(game=access.game))
