@@ -1,0 +1,69 @@
+"""Brilliant (Ravensburger, 2025): write dice numbers next to each other on a
+sheet of coloured areas; completing an area first scores most.
+
+Rules as implemented: ``docs/rules/brilliant.md``. This package follows the
+contract in ``games/rules/base.py`` and imports nothing from Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .bot import auto_action
+from .engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    decide,
+    evolve,
+    is_over,
+    legal_actions,
+    normalize_options,
+    pending,
+    redact_event,
+    result,
+    setup,
+    system_step,
+    view,
+)
+from .sheets import LEVELS, sheet_material
+
+SLUG = "brilliant"
+NAME = "Brilliant"
+VERSION = 1
+OPTIONS: dict[str, Any] = {
+    "level": {
+        "type": "integer",
+        "minimum": LEVELS[0],
+        "maximum": LEVELS[-1],
+        "default": 1,
+        "description": "Sheet to play on: 1 (easiest) to 4 (largest restrictive areas).",
+    }
+}
+
+
+def material() -> dict[str, Any]:
+    """The four sheets, for clients to draw: grid size, fields, areas, stars."""
+    return {"sheets": {str(level): sheet_material(level) for level in LEVELS}}
+
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "OPTIONS",
+    "SLUG",
+    "VERSION",
+    "auto_action",
+    "decide",
+    "evolve",
+    "is_over",
+    "legal_actions",
+    "material",
+    "normalize_options",
+    "pending",
+    "redact_event",
+    "result",
+    "setup",
+    "system_step",
+    "view",
+]
