@@ -435,16 +435,25 @@ def _with_scores(state: dict[str, Any], scores: list[int]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("players", "before", "ends"),
-    [(2, 22, True), (2, 21, False), (3, 20, True), (3, 19, False), (5, 16, True), (5, 15, False)],
+    ("players", "short_by", "ends"),
+    [(2, 0, True), (2, 1, False), (3, 0, True), (3, 1, False), (5, 0, True), (5, 1, False)],
+    ids=[
+        "2p_reaches_26",
+        "2p_stays_25",
+        "3p_reaches_24",
+        "3p_stays_23",
+        "5p_reaches_20",
+        "5p_stays_19",
+    ],
 )
 def test_game_ends_after_a_roll_when_a_player_reaches_the_threshold(
-    players: int, before: int, ends: bool
+    players: int, short_by: int, ends: bool
 ) -> None:
-    # Completing the gray Q area first is worth 4 points.
-    state = _with_scores(
-        position([[[7, 6, 3]]] * players, dice=[3, 3]), [before] + [0] * (players - 1)
-    )
+    # Seat 0 completes the gray Q area first (its high value) and lands on the
+    # threshold exactly, or one point short of it.
+    start = position([[[7, 6, 3]]] * players, dice=[3, 3])
+    before = start["threshold"] - GRAY_Q.points[0] - short_by
+    state = _with_scores(start, [before] + [0] * (players - 1))
     state, _ = play(state, 0, place(7, 7, 3))
     for seat in range(1, players):
         state, events = play(state, seat, PASS)
