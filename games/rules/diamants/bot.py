@@ -137,9 +137,7 @@ def _finish_gain(ev: _Eval, action: Action) -> float | None:
     return None
 
 
-def _special_to_use(
-    state: State, ev: _Eval, total: int, legal: list[Action]
-) -> Action | None:
+def _special_to_use(state: State, ev: _Eval, total: int, legal: list[Action]) -> Action | None:
     """A special card whose effect is worth more than keeping it, used before
     the turn ends (they modify the dice or hurt an opponent)."""
     uses = [a for a in legal if a["type"] == "use_special"]

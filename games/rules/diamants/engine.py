@@ -133,9 +133,7 @@ def _on_turn_started(state: State, event: Event) -> None:
 
 
 def _on_dice_rolled(state: State, event: Event) -> None:
-    state.update(
-        dice=list(event["dice"]), rolls=event["roll"], bonus=0, unlocked=event["playable"]
-    )
+    state.update(dice=list(event["dice"]), rolls=event["roll"], bonus=0, unlocked=event["playable"])
 
 
 def _on_special_gained(state: State, event: Event) -> None:
@@ -367,7 +365,8 @@ def _thief_holders(state: State, seat: Seat) -> list[Seat]:
     holders = [state["specials"][c] for c in cards.SPECIALS_BY_KIND["thief"]]
     if None in holders:
         return []
-    return sorted({h for h in holders if h != seat}, key=lambda h: (h - seat) % len(holders))
+    n = state["num_players"]
+    return sorted({h for h in holders if h != seat}, key=lambda h: (h - seat) % n)
 
 
 def take_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
@@ -459,9 +458,7 @@ class _Turn:
         if new_round and not state["table"]:
             self.emit_system("game_ended", result=final_result(state))
             return
-        self.emit_system(
-            "turn_started", seat=nxt, round=state["round"] + (1 if new_round else 0)
-        )
+        self.emit_system("turn_started", seat=nxt, round=state["round"] + (1 if new_round else 0))
 
 
 def _is_int(value: Any) -> bool:
@@ -686,7 +683,10 @@ def _use_swap(turn: _Turn, special: str, action: dict[str, Any], rng: Rng) -> No
     if not stacks[target] or not stacks[turn.seat]:
         raise IllegalAction("empty_stack", "both stacks need a top card to swap")
     turn.emit(
-        "special_used", special=special, seat=target, cards=[stacks[turn.seat][-1], stacks[target][-1]]
+        "special_used",
+        special=special,
+        seat=target,
+        cards=[stacks[turn.seat][-1], stacks[target][-1]],
     )
 
 
