@@ -62,7 +62,7 @@ def backward(apps, schema_editor):
 def _run(schema_editor, postgres_sql, sqlite_statements):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
-        schema_editor.execute(postgres_sql)
+        schema_editor.execute(postgres_sql, params=None)
     elif vendor == "sqlite":
         for statement in sqlite_statements:
             schema_editor.execute(statement)
