@@ -1,0 +1,93 @@
+"""Celery for real: a worker and beat in their own process, talking to Redis
+and to the test database, while players use the API."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+
+from games.models import Event, Game, Seat
+from tests.helpers import act, ok, open_table
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def worker(tmp_path: Path, transactional_db: None) -> Iterator[subprocess.Popen]:
+    if not settings.REDIS_URL:
+        pytest.fail("REDIS_URL must point at a real Redis for worker tests (scripts/test sets it)")
+    redis.Redis.from_url(settings.REDIS_URL).flushdb()
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "REDIS_URL": settings.REDIS_URL,
+        "FACETS_SWEEP_SECONDS": "1",
+        "FACETS_TASK_GRACE_SECONDS": "2",
+        "FACETS_VAR_DIR": str(tmp_path),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--pool", "solo",
+         "--loglevel", "WARNING", "--schedule", str(tmp_path / "beat-schedule")],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    yield process
+    process.terminate()
+    try:
+        output, _ = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    print(output[-5000:])
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.25)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def test_worker_rolls_dice_and_moves_a_silent_player_on_after_the_timeout(client_for, worker) -> None:
+    ada, bob = client_for("ada"), client_for("bob")
+    table = open_table(ada, num_seats=2, turn_timeout=10)
+    game_id = table["id"]
+    ok(bob.post(f"/api/v1/games/{game_id}/join"))
+    ok(act(ada, game_id, {"type": "setup", "stars": True}), 201)
+    deadline = Seat.objects.get(game_id=game_id, index=1).deadline
+    assert deadline is not None
+
+    # bob never answers: the beat sweep plays his automatic setup after 10 s,
+    # and the worker then rolls the dice.
+    wait_for(lambda: Event.objects.filter(game_id=game_id, type="dice_rolled").exists(), 40, "the first roll")
+    bob_setup = Event.objects.get(game_id=game_id, type="setup_chosen", actor=1)
+    assert bob_setup.automatic
+    assert bob_setup.created_at >= deadline
+    roll = Event.objects.get(game_id=game_id, type="dice_rolled")
+    assert roll.actor == 0 and roll.seq > bob_setup.seq
+
+
+def test_worker_plays_bot_seats_to_the_end(client_for, worker) -> None:
+    ada = client_for("ada")
+    table = open_table(ada, num_seats=3, turn_timeout=10)
+    game_id = table["id"]
+    ok(ada.post(f"/api/v1/games/{game_id}/bots"))
+    ok(ada.post(f"/api/v1/games/{game_id}/resign"))
+    wait_for(lambda: Game.objects.get(pk=game_id).status == "finished", 120, "the bots to finish")
+    game = Game.objects.get(pk=game_id)
+    seqs = list(Event.objects.filter(game_id=game_id).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, game.seq + 1))
+    assert 0 not in game.result["winners"]
