@@ -24,7 +24,9 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if not header or header[0].lower() != self.keyword.lower():
             return None
         if len(header) != 2:
-            raise exceptions.AuthenticationFailed("Malformed Authorization header: use 'Bearer <token>'.")
+            raise exceptions.AuthenticationFailed(
+                "Malformed Authorization header: use 'Bearer <token>'."
+            )
         token = (
             ApiToken.objects.select_related("user")
             .filter(key_hash=hash_token_key(header[1]), revoked_at__isnull=True)

@@ -39,7 +39,9 @@ def user_register(*, username: str, password: str) -> User:
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:
-        raise ValidationFailed("Password rejected.", details={"fields": {"password": exc.messages}}) from exc
+        raise ValidationFailed(
+            "Password rejected.", details={"fields": {"password": exc.messages}}
+        ) from exc
     if User.objects.filter(username__iexact=username).exists():
         raise UsernameTaken(f"The username {username!r} is taken.")
     try:
@@ -54,7 +56,9 @@ def token_issue(*, username: str, password: str) -> IssuedToken:
     if user is None or not user.is_active:
         raise InvalidCredentials("Wrong username or password.")
     key = new_token_key()
-    token = ApiToken.objects.create(user=user, key_hash=hash_token_key(key), prefix=key[:PREFIX_LENGTH])
+    token = ApiToken.objects.create(
+        user=user, key_hash=hash_token_key(key), prefix=key[:PREFIX_LENGTH]
+    )
     return IssuedToken(key=key, token=token)
 
 

@@ -26,8 +26,12 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     num_seats = models.PositiveSmallIntegerField()
     turn_timeout = models.PositiveIntegerField(help_text="Seconds each pending seat has to act.")
-    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created")
+    status = models.CharField(
+        max_length=16, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
 
     # The projection: the last event's seq and hash, and the state after it.
     seq = models.PositiveIntegerField(default=0)
@@ -54,7 +58,11 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
     resigned = models.BooleanField(default=False)
@@ -71,34 +79,44 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.UniqueConstraint(
-                fields=["game", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="seat_unique_user",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}"
 
     @property
     def played_by_bot(self) -> bool:
         return self.is_bot or self.zombie or self.resigned
-
-    def __str__(self) -> str:
-        return f"seat {self.index} of game {self.game_id}"
 
 
 class Event(models.Model):
     """Append-only. PostgreSQL and SQLite triggers refuse UPDATE and DELETE
     (migration 0002), whatever code runs against the database."""
 
-    game = models.ForeignKey(Game, on_delete=models.DO_NOTHING, related_name="events", db_constraint=True)
+    game = models.ForeignKey(
+        Game, on_delete=models.DO_NOTHING, related_name="events", db_constraint=True
+    )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64)
-    actor = models.SmallIntegerField(null=True, blank=True, help_text="Seat, or empty for the system.")
-    automatic = models.BooleanField(default=False, help_text="Made by a timeout or a bot on a player's behalf.")
+    actor = models.SmallIntegerField(
+        null=True, blank=True, help_text="Seat, or empty for the system."
+    )
+    automatic = models.BooleanField(
+        default=False, help_text="Made by a timeout or a bot on a player's behalf."
+    )
     payload = models.JSONField(default=dict)
     created_at = models.DateTimeField()
     hash = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["game_id", "seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_game_seq")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_game_seq")
+        ]
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.type}"

@@ -85,7 +85,10 @@ def game_list(
     if waiting_for_me:
         # A deadline is set exactly while a seat must act.
         games = games.filter(
-            status=GameStatus.ACTIVE, seats__user=user, seats__deadline__isnull=False, seats__resigned=False
+            status=GameStatus.ACTIVE,
+            seats__user=user,
+            seats__deadline__isnull=False,
+            seats__resigned=False,
         )
     return games.distinct().order_by("-id")
 
@@ -121,9 +124,13 @@ def state_at(*, access: GameAccess, seq: int) -> dict[str, Any]:
     """Replay: the caller's view of the state right after event ``seq``."""
     game = access.game
     if access.seat is None and game.status != GameStatus.FINISHED:
-        raise NotAPlayer("Only players may replay a game in progress; anyone may once it is finished.")
+        raise NotAPlayer(
+            "Only players may replay a game in progress; anyone may once it is finished."
+        )
     if not 0 <= seq <= game.seq:
-        raise ValidationFailed(f"seq must be between 0 and {game.seq}.", details={"fields": {"at": ["out of range"]}})
+        raise ValidationFailed(
+            f"seq must be between 0 and {game.seq}.", details={"fields": {"at": ["out of range"]}}
+        )
     rows = Event.objects.filter(game=game, seq__lte=seq).order_by("seq")
     state = fold(access.rules, [store.as_rule_event(r) for r in rows])
     return access.rules.view(state, access.seat_index) if state else {}

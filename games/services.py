@@ -36,8 +36,8 @@ from .locks import lock_game
 from .models import Event, Game, GameStatus, Seat
 from .randomness import platform_rng
 from .rules import registry
-from .rules.base import IllegalAction, InvalidOptions, Ruleset
 from .rules.base import Event as RuleEvent
+from .rules.base import IllegalAction, InvalidOptions, Ruleset
 
 logger = logging.getLogger(__name__)
 
@@ -68,13 +68,19 @@ def game_create(
     if not rules.MIN_PLAYERS <= num_seats <= rules.MAX_PLAYERS:
         raise ValidationFailed(
             f"{rules.NAME} takes {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players.",
-            details={"fields": {"num_seats": [f"between {rules.MIN_PLAYERS} and {rules.MAX_PLAYERS}"]}},
+            details={
+                "fields": {"num_seats": [f"between {rules.MIN_PLAYERS} and {rules.MAX_PLAYERS}"]}
+            },
         )
     normalized = _normalized_options(rules, options, num_seats)
     with transaction.atomic():
         game = Game.objects.create(
-            ruleset=rules.SLUG, ruleset_version=rules.VERSION, options=normalized,
-            num_seats=num_seats, turn_timeout=turn_timeout, created_by=creator,
+            ruleset=rules.SLUG,
+            ruleset_version=rules.VERSION,
+            options=normalized,
+            num_seats=num_seats,
+            turn_timeout=turn_timeout,
+            created_by=creator,
         )
         Seat.objects.create(game=game, index=0, user=creator)
         if num_seats == 1:
@@ -122,7 +128,8 @@ def game_add_bots(*, game_id: int, user: User, count: int | None = None) -> Game
         wanted = free if count is None else count
         if not 1 <= wanted <= free:
             raise ValidationFailed(
-                f"There are {free} free seats.", details={"fields": {"count": [f"between 1 and {free}"]}}
+                f"There are {free} free seats.",
+                details={"fields": {"count": [f"between 1 and {free}"]}},
             )
         for _ in range(wanted):
             seats.append(Seat.objects.create(game=game, index=len(seats), is_bot=True))
@@ -159,9 +166,16 @@ def game_resign(*, game_id: int, user: User) -> Game:
         resigned = store.NewEvent(type="seat.resigned", actor=seat.index, payload={})
         still_in = [s for s in seats if not s.resigned]
         if len(still_in) <= 1 or all(s.is_bot for s in still_in):
-            _commit(game, seats, rules, [resigned], ended_by={
-                "reason": "resignation", "winners": [s.index for s in still_in],
-            })
+            _commit(
+                game,
+                seats,
+                rules,
+                [resigned],
+                ended_by={
+                    "reason": "resignation",
+                    "winners": [s.index for s in still_in],
+                },
+            )
         else:
             _commit(game, seats, rules, [resigned])
     return game
@@ -190,7 +204,9 @@ def action_submit(
         rule_events = _decide(rules, game.state, seat.index, action)
         platform_events = []
         if seat.zombie:
-            platform_events.append(store.NewEvent(type="seat.reclaimed", actor=seat.index, payload={}))
+            platform_events.append(
+                store.NewEvent(type="seat.reclaimed", actor=seat.index, payload={})
+            )
         if seat.zombie or seat.auto_moves_in_row:
             seat.zombie = False
             seat.auto_moves_in_row = 0
@@ -233,7 +249,9 @@ def system_step_run(*, game_id: int, seq: int | None) -> bool:
     return True
 
 
-def automatic_move_play(*, game_id: int, seat_index: int, seq: int | None, now: datetime | None = None) -> bool:
+def automatic_move_play(
+    *, game_id: int, seat_index: int, seq: int | None, now: datetime | None = None
+) -> bool:
     """Play the ruleset's automatic move for a seat: a bot's turn (``seq``
     given, from the task sent when the seat became pending) or an expired
     deadline (``seq`` None, from the sweep). Idempotent either way."""
@@ -260,8 +278,13 @@ def automatic_move_play(*, game_id: int, seat_index: int, seq: int | None, now: 
             seat.auto_moves_in_row += 1
             if seat.auto_moves_in_row >= settings.FACETS_ZOMBIE_AFTER:
                 seat.zombie = True
-                new_events.append(store.NewEvent(type="seat.zombie", actor=seat.index, payload={
-                    "after_automatic_moves": seat.auto_moves_in_row}))
+                new_events.append(
+                    store.NewEvent(
+                        type="seat.zombie",
+                        actor=seat.index,
+                        payload={"after_automatic_moves": seat.auto_moves_in_row},
+                    )
+                )
             seat.save(update_fields=["auto_moves_in_row", "zombie"])
         _commit(game, seats, rules, new_events)
     return True
@@ -295,15 +318,20 @@ def _ruleset_or_error(slug: str) -> Ruleset:
         return registry.get(slug)
     except registry.UnknownRuleset as exc:
         raise ValidationFailed(
-            f"Unknown ruleset {slug!r}.", details={"fields": {"ruleset": [f"one of {registry.slugs()}"]}}
+            f"Unknown ruleset {slug!r}.",
+            details={"fields": {"ruleset": [f"one of {registry.slugs()}"]}},
         ) from exc
 
 
-def _normalized_options(rules: Ruleset, options: dict[str, Any], num_players: int) -> dict[str, Any]:
+def _normalized_options(
+    rules: Ruleset, options: dict[str, Any], num_players: int
+) -> dict[str, Any]:
     try:
         return rules.normalize_options(dict(options), num_players)
     except InvalidOptions as exc:
-        raise ValidationFailed(f"Invalid options: {exc.detail}", details={"fields": {"options": [exc.detail]}}) from exc
+        raise ValidationFailed(
+            f"Invalid options: {exc.detail}", details={"fields": {"options": [exc.detail]}}
+        ) from exc
 
 
 def _open_game_seats(game: Game) -> list[Seat]:
@@ -340,13 +368,17 @@ def _start(game: Game, seats: list[Seat], rules: Ruleset) -> None:
     if len(seats) != game.num_seats:
         game.options = _normalized_options(rules, game.options, len(seats))
         game.num_seats = len(seats)
-    setup_events = [store.normalize(e) for e in rules.setup(game.num_seats, game.options, platform_rng())]
+    setup_events = [
+        store.normalize(e) for e in rules.setup(game.num_seats, game.options, platform_rng())
+    ]
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
     _commit(game, seats, rules, _from_rules(setup_events))
 
 
-def _decide(rules: Ruleset, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[RuleEvent]:
+def _decide(
+    rules: Ruleset, state: dict[str, Any], seat: int, action: dict[str, Any]
+) -> list[RuleEvent]:
     try:
         return rules.decide(state, seat, action, platform_rng())
     except IllegalAction as exc:
@@ -370,7 +402,10 @@ def _automatic_turn(rules: Ruleset, state: dict[str, Any], seat: int) -> list[Ru
     for _ in range(MAX_CHAINED_AUTOMATIC_ACTIONS):
         if rules.is_over(state) or seat not in rules.pending(state):
             break
-        step = [store.normalize(e) for e in rules.decide(state, seat, rules.auto_action(state, seat, rng), rng)]
+        step = [
+            store.normalize(e)
+            for e in rules.decide(state, seat, rules.auto_action(state, seat, rng), rng)
+        ]
         events += step
         state = _fold(rules, state, step)
     return events

@@ -34,8 +34,17 @@ def normalize(event: RuleEvent) -> RuleEvent:
     return json.loads(canonical_json(event))
 
 
-def event_hash(*, previous_hash: str, game_id: int, seq: int, type: str, actor: int | None,
-               automatic: bool, payload: dict[str, Any], created_at: datetime) -> str:
+def event_hash(
+    *,
+    previous_hash: str,
+    game_id: int,
+    seq: int,
+    type: str,
+    actor: int | None,
+    automatic: bool,
+    payload: dict[str, Any],
+    created_at: datetime,
+) -> str:
     record = {
         "game": game_id,
         "seq": seq,
@@ -62,7 +71,9 @@ class NewEvent:
     @classmethod
     def from_rules(cls, event: RuleEvent, *, automatic: bool = False) -> NewEvent:
         payload = {k: v for k, v in event.items() if k not in ("type", "actor")}
-        return cls(type=event["type"], actor=event.get("actor"), payload=payload, automatic=automatic)
+        return cls(
+            type=event["type"], actor=event.get("actor"), payload=payload, automatic=automatic
+        )
 
     def as_rule_event(self) -> RuleEvent:
         return {"type": self.type, "actor": self.actor, **self.payload}
@@ -77,17 +88,34 @@ def append(*, game: Game, events: Sequence[NewEvent], now: datetime) -> list[Eve
     for new in events:
         game.seq += 1
         digest = event_hash(
-            previous_hash=game.last_hash, game_id=game.pk, seq=game.seq, type=new.type,
-            actor=new.actor, automatic=new.automatic, payload=new.payload, created_at=now,
+            previous_hash=game.last_hash,
+            game_id=game.pk,
+            seq=game.seq,
+            type=new.type,
+            actor=new.actor,
+            automatic=new.automatic,
+            payload=new.payload,
+            created_at=now,
         )
-        rows.append(Event(game=game, seq=game.seq, type=new.type, actor=new.actor,
-                          automatic=new.automatic, payload=new.payload, created_at=now, hash=digest))
+        rows.append(
+            Event(
+                game=game,
+                seq=game.seq,
+                type=new.type,
+                actor=new.actor,
+                automatic=new.automatic,
+                payload=new.payload,
+                created_at=now,
+                hash=digest,
+            )
+        )
         game.last_hash = digest
     try:
         Event.objects.bulk_create(rows)
     except IntegrityError as exc:
-        raise Conflict("Another write reached this game first; retry.",
-                       details={"seq": game.seq - len(rows)}) from exc
+        raise Conflict(
+            "Another write reached this game first; retry.", details={"seq": game.seq - len(rows)}
+        ) from exc
     return rows
 
 
@@ -97,8 +125,14 @@ def verify_chain(rows: Iterable[Event]) -> tuple[bool, int | None]:
     expected_seq = 1
     for row in rows:
         digest = event_hash(
-            previous_hash=previous, game_id=row.game_id, seq=row.seq, type=row.type, actor=row.actor,
-            automatic=row.automatic, payload=row.payload, created_at=row.created_at,
+            previous_hash=previous,
+            game_id=row.game_id,
+            seq=row.seq,
+            type=row.type,
+            actor=row.actor,
+            automatic=row.automatic,
+            payload=row.payload,
+            created_at=row.created_at,
         )
         if row.seq != expected_seq or digest != row.hash:
             return False, row.seq

@@ -104,10 +104,15 @@ def client_for(db: None) -> Callable[[str], APIClient]:
 
     def make(username: str) -> APIClient:
         client = APIClient()
-        assert client.post("/api/v1/auth/register", {"username": username, "password": PASSWORD},
-                           format="json").status_code == 201
-        response = client.post("/api/v1/auth/login", {"username": username, "password": PASSWORD},
-                               format="json")
+        assert (
+            client.post(
+                "/api/v1/auth/register", {"username": username, "password": PASSWORD}, format="json"
+            ).status_code
+            == 201
+        )
+        response = client.post(
+            "/api/v1/auth/login", {"username": username, "password": PASSWORD}, format="json"
+        )
         assert response.status_code == 201, response.content
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {response.json()['token']}")
         return client

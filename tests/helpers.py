@@ -19,11 +19,27 @@ def error_code(response: Any, status: int) -> str:
     return body["error"]["code"]
 
 
-def open_table(client: APIClient, *, ruleset: str = "brilliant", num_seats: int = 3,
-               options: dict[str, Any] | None = None, turn_timeout: int = 3600) -> dict[str, Any]:
-    return ok(client.post("/api/v1/games", {
-        "ruleset": ruleset, "num_seats": num_seats, "options": options or {}, "turn_timeout": turn_timeout,
-    }, format="json"), 201)
+def open_table(
+    client: APIClient,
+    *,
+    ruleset: str = "brilliant",
+    num_seats: int = 3,
+    options: dict[str, Any] | None = None,
+    turn_timeout: int = 3600,
+) -> dict[str, Any]:
+    return ok(
+        client.post(
+            "/api/v1/games",
+            {
+                "ruleset": ruleset,
+                "num_seats": num_seats,
+                "options": options or {},
+                "turn_timeout": turn_timeout,
+            },
+            format="json",
+        ),
+        201,
+    )
 
 
 def game(client: APIClient, game_id: int) -> dict[str, Any]:
@@ -34,7 +50,9 @@ def legal(client: APIClient, game_id: int) -> list[dict[str, Any]]:
     return ok(client.get(f"/api/v1/games/{game_id}/legal-actions"))["actions"]
 
 
-def act(client: APIClient, game_id: int, action: dict[str, Any], expected_seq: int | None = None) -> Any:
+def act(
+    client: APIClient, game_id: int, action: dict[str, Any], expected_seq: int | None = None
+) -> Any:
     body: dict[str, Any] = {"action": action}
     if expected_seq is not None:
         body["expected_seq"] = expected_seq

@@ -14,11 +14,15 @@ pytestmark = pytest.mark.django_db
 
 
 def register(client: APIClient, username: str, password: str = PASSWORD):
-    return client.post("/api/v1/auth/register", {"username": username, "password": password}, format="json")
+    return client.post(
+        "/api/v1/auth/register", {"username": username, "password": password}, format="json"
+    )
 
 
 def login(client: APIClient, username: str, password: str = PASSWORD):
-    return client.post("/api/v1/auth/login", {"username": username, "password": password}, format="json")
+    return client.post(
+        "/api/v1/auth/login", {"username": username, "password": password}, format="json"
+    )
 
 
 def test_register_login_me_logout_round_trip(anon: APIClient) -> None:
@@ -42,7 +46,9 @@ def test_tokens_are_stored_only_as_hashes(anon: APIClient) -> None:
 
 
 @pytest.mark.parametrize("password", ["short", "password123", "12345678901"])
-def test_weak_passwords_are_refused_with_the_validation_error_shape(anon: APIClient, password: str) -> None:
+def test_weak_passwords_are_refused_with_the_validation_error_shape(
+    anon: APIClient, password: str
+) -> None:
     response = register(anon, "linus", password)
     assert response.status_code == 400
     body = response.json()["error"]

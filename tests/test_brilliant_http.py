@@ -46,16 +46,25 @@ class BrilliantReferee:
         assert (row, col) in self.area_of, f"{action} is not a field"
         assert grid[row][col] == 0, f"{action}: field already written"
         a, b = dice
-        neighbours = [grid[r][c] for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-                      if (r, c) in self.area_of]
+        neighbours = [
+            grid[r][c]
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if (r, c) in self.area_of
+        ]
         assert (value == a and b in neighbours) or (value == b and a in neighbours), (
-            f"{action}: not next to the other die ({dice}, neighbours {neighbours})")
+            f"{action}: not next to the other die ({dice}, neighbours {neighbours})"
+        )
         area = self.areas[self.area_of[(row, col)]]
         assert self.area_allows(area["colour"], [*self.area_values(grid, area["id"]), value]), (
-            f"{action}: breaks the {area['colour']} rule")
+            f"{action}: breaks the {area['colour']} rule"
+        )
 
     def check_setup(self, stars: list[dict[str, Any]], action: dict[str, Any]) -> None:
-        cells = [[s["row"], s["col"], s["value"]] for s in stars] if action.get("stars") else action["cells"]
+        cells = (
+            [[s["row"], s["col"], s["value"]] for s in stars]
+            if action.get("stars")
+            else action["cells"]
+        )
         assert sorted(v for _, _, v in cells) == [1, 2, 3, 4, 5, 6]
         assert len({self.area_of[(r, c)] for r, c, _ in cells}) == 6
 
@@ -136,14 +145,22 @@ def test_refused_actions_write_nothing_and_use_the_error_shape(client_for, task_
     response = act(bob, game_id, {"type": "place", "row": 0, "col": 0, "value": 1})
     assert error_code(response, 422) == "illegal_action"
     assert response.json()["error"]["details"]["reason"]
-    for garbage in [{"type": "fly"}, {"type": "setup", "cells": "x"}, {"type": "setup", "cells": [[1]]},
-                    {"type": "setup", "cells": [[0, 0, 1]] * 6}, {"type": "setup"}]:
+    for garbage in [
+        {"type": "fly"},
+        {"type": "setup", "cells": "x"},
+        {"type": "setup", "cells": [[1]]},
+        {"type": "setup", "cells": [[0, 0, 1]] * 6},
+        {"type": "setup"},
+    ]:
         response = act(bob, game_id, garbage)
         assert error_code(response, 422) == "illegal_action", garbage
     for not_an_action in [{"action": "pass"}, {"action": {}}, {}, {"action": {"type": 3}}]:
         response = bob.post(f"/api/v1/games/{game_id}/actions", not_an_action, format="json")
         assert error_code(response, 400) == "validation_error"
-    assert error_code(act(bob, game_id, {"type": "setup", "stars": True}, expected_seq=0), 409) == "stale_seq"
+    assert (
+        error_code(act(bob, game_id, {"type": "setup", "stars": True}, expected_seq=0), 409)
+        == "stale_seq"
+    )
     assert error_code(act(client_for("eve"), game_id, {"type": "pass"}), 403) == "not_a_player"
     assert Event.objects.filter(game_id=game_id).count() == before
 
@@ -152,7 +169,9 @@ def test_refused_actions_write_nothing_and_use_the_error_shape(client_for, task_
     ok(act(bob, game_id, {"type": "setup", "stars": True}, expected_seq=before), 201)
 
 
-def test_events_are_paginated_and_replay_needs_a_seat_until_the_end(client_for, task_queue, anon) -> None:
+def test_events_are_paginated_and_replay_needs_a_seat_until_the_end(
+    client_for, task_queue, anon
+) -> None:
     ada, bob = client_for("ada"), client_for("bob")
     table = open_table(ada, num_seats=2)
     game_id = table["id"]
@@ -168,4 +187,6 @@ def test_events_are_paginated_and_replay_needs_a_seat_until_the_end(client_for, 
     assert rest["events"][-1]["actor"] == 0  # attributed to the roller
     assert error_code(anon.get(f"/api/v1/games/{game_id}/state?at=1"), 403) == "not_a_player"
     assert error_code(ada.get(f"/api/v1/games/{game_id}/state?at=999"), 400) == "validation_error"
-    assert error_code(ada.get(f"/api/v1/games/{game_id}/events?after=-1"), 400) == "validation_error"
+    assert (
+        error_code(ada.get(f"/api/v1/games/{game_id}/events?after=-1"), 400) == "validation_error"
+    )

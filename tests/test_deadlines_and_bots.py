@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.models import Event, Game, GameStatus, Seat
+from games.models import Event, Game, Seat
 from games.rules import registry
 from tests.helpers import act, game, legal, ok, open_table
 
@@ -44,12 +44,16 @@ def test_nothing_happens_before_the_deadline(client_for) -> None:
     assert Game.objects.get(pk=game_id).seq == seq
 
 
-def test_an_expired_deadline_plays_the_automatic_move_flagged_as_automatic(client_for, task_queue) -> None:
+def test_an_expired_deadline_plays_the_automatic_move_flagged_as_automatic(
+    client_for, task_queue
+) -> None:
     game_id, ada, bob = two_player_table(client_for, timeout=60)
     ok(act(ada, game_id, {"type": "setup", "stars": True}), 201)
     swept = services.due_work_sweep(now=later(61))
     assert swept["automatic_moves"] == 1
-    setups = dict(Event.objects.filter(game_id=game_id, type="setup_chosen").values_list("actor", "automatic"))
+    setups = dict(
+        Event.objects.filter(game_id=game_id, type="setup_chosen").values_list("actor", "automatic")
+    )
     assert setups == {0: False, 1: True}
     task_queue.drain()  # the roll that follows
     assert Event.objects.filter(game_id=game_id, type="dice_rolled").count() == 1
@@ -116,7 +120,9 @@ def test_tasks_are_idempotent_by_seq(client_for, task_queue) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_full_bot_games_end_and_replay_to_the_projection(client_for, task_queue, anon, players) -> None:
+def test_full_bot_games_end_and_replay_to_the_projection(
+    client_for, task_queue, anon, players
+) -> None:
     ada = client_for("ada")
     table = open_table(ada, num_seats=players)
     ok(ada.post(f"/api/v1/games/{table['id']}/bots"))

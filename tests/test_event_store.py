@@ -43,11 +43,16 @@ def test_postgres_refuses_to_change_history(client_for, statement: str) -> None:
     game_id, _, _ = started_two_player_game(client_for)
     before = list(Event.objects.filter(game_id=game_id).values_list("seq", "payload", "hash"))
     assert before
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            refuse_purge(cursor)
-            cursor.execute(statement)
-    assert list(Event.objects.filter(game_id=game_id).values_list("seq", "payload", "hash")) == before
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        refuse_purge(cursor)
+        cursor.execute(statement)
+    assert (
+        list(Event.objects.filter(game_id=game_id).values_list("seq", "payload", "hash")) == before
+    )
 
 
 def test_orm_updates_are_refused_too(client_for) -> None:
@@ -76,10 +81,25 @@ def test_event_hash_is_sha256_over_previous_hash_and_canonical_json() -> None:
     import json
 
     now = timezone.now()
-    digest = store.event_hash(previous_hash="ab", game_id=1, seq=2, type="t", actor=0,
-                              automatic=False, payload={"b": 1, "a": [1, 2]}, created_at=now)
-    record = {"game": 1, "seq": 2, "type": "t", "actor": 0, "automatic": False,
-              "payload": {"a": [1, 2], "b": 1}, "created_at": now.isoformat()}
+    digest = store.event_hash(
+        previous_hash="ab",
+        game_id=1,
+        seq=2,
+        type="t",
+        actor=0,
+        automatic=False,
+        payload={"b": 1, "a": [1, 2]},
+        created_at=now,
+    )
+    record = {
+        "game": 1,
+        "seq": 2,
+        "type": "t",
+        "actor": 0,
+        "automatic": False,
+        "payload": {"a": [1, 2], "b": 1},
+        "created_at": now.isoformat(),
+    }
     canonical = json.dumps(record, sort_keys=True, separators=(",", ":"))
     assert digest == hashlib.sha256(("ab" + canonical).encode()).hexdigest()
 
@@ -88,10 +108,10 @@ def test_unique_game_seq_is_the_last_line_of_defence(client_for) -> None:
     game_id, _, _ = started_two_player_game(client_for)
     game = Game.objects.get(pk=game_id)
     game.seq -= 1  # pretend a writer forgot to lock and read a stale seq
-    with pytest.raises(Conflict):
-        with transaction.atomic():
-            store.append(game=game, events=[store.NewEvent(type="x", actor=None, payload={})],
-                         now=timezone.now())
+    with pytest.raises(Conflict), transaction.atomic():
+        store.append(
+            game=game, events=[store.NewEvent(type="x", actor=None, payload={})], now=timezone.now()
+        )
 
 
 def test_concurrent_submissions_never_leave_gaps_or_duplicates(client_for, task_queue) -> None:
@@ -109,7 +129,9 @@ def test_concurrent_submissions_never_leave_gaps_or_duplicates(client_for, task_
     def setup_now(name: str) -> None:
         try:
             barrier.wait()
-            statuses.append(act(clients[name], game_id, {"type": "setup", "stars": True}).status_code)
+            statuses.append(
+                act(clients[name], game_id, {"type": "setup", "stars": True}).status_code
+            )
         finally:
             connections.close_all()
 
@@ -141,7 +163,9 @@ def test_the_same_expected_seq_wins_once(client_for) -> None:
     def submit(client: Any) -> None:
         try:
             barrier.wait()
-            statuses.append(act(client, game_id, {"type": "setup", "stars": True}, expected_seq=seq).status_code)
+            statuses.append(
+                act(client, game_id, {"type": "setup", "stars": True}, expected_seq=seq).status_code
+            )
         finally:
             connections.close_all()
 
@@ -153,7 +177,9 @@ def test_the_same_expected_seq_wins_once(client_for) -> None:
     assert sorted(statuses) == [201, 409]
 
 
-def test_reading_and_acting_cost_a_fixed_number_of_queries(client_for, django_assert_max_num_queries) -> None:
+def test_reading_and_acting_cost_a_fixed_number_of_queries(
+    client_for, django_assert_max_num_queries
+) -> None:
     game_id, ada, bob = started_two_player_game(client_for)
     with django_assert_max_num_queries(8):
         ok(ada.get(f"/api/v1/games/{game_id}"))

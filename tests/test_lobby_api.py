@@ -66,7 +66,10 @@ def test_joining_fills_seats_and_the_last_join_starts_the_game(client_for, task_
     assert started["seq"] >= 1
     assert {p["seat"] for p in started["players"] if p["must_act"]} == {0, 1, 2}
     assert all(p["deadline"] for p in started["players"])
-    assert error_code(client_for("dan").post(f"/api/v1/games/{table['id']}/join"), 409) == "game_not_open"
+    assert (
+        error_code(client_for("dan").post(f"/api/v1/games/{table['id']}/join"), 409)
+        == "game_not_open"
+    )
 
 
 def test_leaving_before_the_start_renumbers_seats_and_creator_leaving_closes(client_for) -> None:
@@ -85,7 +88,10 @@ def test_leaving_before_the_start_renumbers_seats_and_creator_leaving_closes(cli
 def test_bots_fill_the_empty_seats_and_start_the_game(client_for, task_queue) -> None:
     ada = client_for("ada")
     table = open_table(ada, num_seats=3)
-    assert error_code(client_for("bob").post(f"/api/v1/games/{table['id']}/bots"), 403) == "permission_denied"
+    assert (
+        error_code(client_for("bob").post(f"/api/v1/games/{table['id']}/bots"), 403)
+        == "permission_denied"
+    )
     started = ok(ada.post(f"/api/v1/games/{table['id']}/bots", {}, format="json"))
     assert started["status"] == "active"
     assert [p["bot"] for p in started["players"]] == [False, True, True]

@@ -33,9 +33,16 @@ def test_openapi_schema_describes_every_endpoint(anon) -> None:
     assert response.status_code == 200
     schema = response.json()
     assert schema["openapi"].startswith("3.")
-    for path in ["/api/v1/games", "/api/v1/games/{game_id}/actions", "/api/v1/games/{game_id}/legal-actions",
-                 "/api/v1/games/{game_id}/events", "/api/v1/games/{game_id}/state", "/api/v1/rulesets",
-                 "/api/v1/auth/login", "/api/v1/me"]:
+    for path in [
+        "/api/v1/games",
+        "/api/v1/games/{game_id}/actions",
+        "/api/v1/games/{game_id}/legal-actions",
+        "/api/v1/games/{game_id}/events",
+        "/api/v1/games/{game_id}/state",
+        "/api/v1/rulesets",
+        "/api/v1/auth/login",
+        "/api/v1/me",
+    ]:
         assert path in schema["paths"], path
     assert schema["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
 

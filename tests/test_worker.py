@@ -38,9 +38,26 @@ def worker(tmp_path: Path, transactional_db: None) -> Iterator[subprocess.Popen]
         "FACETS_VAR_DIR": str(tmp_path),
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--pool", "solo",
-         "--loglevel", "WARNING", "--schedule", str(tmp_path / "beat-schedule")],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--beat",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+            "--schedule",
+            str(tmp_path / "beat-schedule"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     yield process
     process.terminate()
@@ -61,7 +78,9 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
     pytest.fail(f"timed out waiting for {what}")
 
 
-def test_worker_rolls_dice_and_moves_a_silent_player_on_after_the_timeout(client_for, worker) -> None:
+def test_worker_rolls_dice_and_moves_a_silent_player_on_after_the_timeout(
+    client_for, worker
+) -> None:
     ada, bob = client_for("ada"), client_for("bob")
     table = open_table(ada, num_seats=2, turn_timeout=10)
     game_id = table["id"]
@@ -72,7 +91,11 @@ def test_worker_rolls_dice_and_moves_a_silent_player_on_after_the_timeout(client
 
     # bob never answers: the beat sweep plays his automatic setup after 10 s,
     # and the worker then rolls the dice.
-    wait_for(lambda: Event.objects.filter(game_id=game_id, type="dice_rolled").exists(), 40, "the first roll")
+    wait_for(
+        lambda: Event.objects.filter(game_id=game_id, type="dice_rolled").exists(),
+        40,
+        "the first roll",
+    )
     bob_setup = Event.objects.get(game_id=game_id, type="setup_chosen", actor=1)
     assert bob_setup.automatic
     assert bob_setup.created_at >= deadline

@@ -33,7 +33,9 @@ class RegisterView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=CredentialsSerializer, responses={201: UserSerializer}, tags=["accounts"])
+    @extend_schema(
+        request=CredentialsSerializer, responses={201: UserSerializer}, tags=["accounts"]
+    )
     def post(self, request: Request) -> Response:
         data = _valid(CredentialsSerializer, request)
         user = user_register(username=data["username"], password=data["password"])
@@ -46,10 +48,16 @@ class LoginView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer}, tags=["accounts"])
+    @extend_schema(
+        request=CredentialsSerializer, responses={201: TokenSerializer}, tags=["accounts"]
+    )
     def post(self, request: Request) -> Response:
         issued = token_issue(**_valid(CredentialsSerializer, request))
-        body = {"token": issued.key, "token_type": "Bearer", "user": UserSerializer(issued.token.user).data}
+        body = {
+            "token": issued.key,
+            "token_type": "Bearer",
+            "user": UserSerializer(issued.token.user).data,
+        }
         return Response(body, status=status.HTTP_201_CREATED)
 
 

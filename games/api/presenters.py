@@ -40,7 +40,10 @@ def game_summary(game: Game, seats: list[Seat], pending: list[int]) -> dict[str,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
         "players": players(game, seats, pending),
-        "to_act": [{"seat": i, "deadline": by_index[i].deadline if i in by_index else None} for i in pending],
+        "to_act": [
+            {"seat": i, "deadline": by_index[i].deadline if i in by_index else None}
+            for i in pending
+        ],
         "result": game.result,
     }
 

@@ -21,13 +21,18 @@ class GameCreateInput(serializers.Serializer):
 
 
 class BotsInput(serializers.Serializer):
-    count = serializers.IntegerField(min_value=1, max_value=12, required=False, allow_null=True, default=None)
+    count = serializers.IntegerField(
+        min_value=1, max_value=12, required=False, allow_null=True, default=None
+    )
 
 
 class ActionInput(serializers.Serializer):
     action = serializers.DictField(help_text="The action, exactly as listed by legal-actions.")
     expected_seq = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True, default=None,
+        min_value=0,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="If given, the action is refused with 409 stale_seq unless the game is at this seq.",
     )
 
@@ -42,7 +47,9 @@ class GameListQuery(serializers.Serializer):
     ruleset = serializers.CharField(required=False, max_length=32)
     mine = serializers.BooleanField(required=False, default=False)
     waiting_for_me = serializers.BooleanField(required=False, default=False)
-    open = serializers.BooleanField(required=False, default=False, help_text="Only tables open to join.")
+    open = serializers.BooleanField(
+        required=False, default=False, help_text="Only tables open to join."
+    )
 
 
 class EventsQuery(serializers.Serializer):
@@ -89,7 +96,9 @@ class GameSummaryOutput(serializers.Serializer):
 
 class GameOutput(GameSummaryOutput):
     your_seat = serializers.IntegerField(allow_null=True)
-    state = serializers.JSONField(allow_null=True, help_text="The ruleset's view of the state for your seat.")
+    state = serializers.JSONField(
+        allow_null=True, help_text="The ruleset's view of the state for your seat."
+    )
 
 
 class EventOutput(serializers.Serializer):

@@ -12,7 +12,11 @@ urlpatterns = [
     path("games/<int:game_id>/bots", views.GameBotsView.as_view(), name="game-bots"),
     path("games/<int:game_id>/start", views.GameStartView.as_view(), name="game-start"),
     path("games/<int:game_id>/resign", views.GameResignView.as_view(), name="game-resign"),
-    path("games/<int:game_id>/legal-actions", views.LegalActionsView.as_view(), name="game-legal-actions"),
+    path(
+        "games/<int:game_id>/legal-actions",
+        views.LegalActionsView.as_view(),
+        name="game-legal-actions",
+    ),
     path("games/<int:game_id>/actions", views.ActionView.as_view(), name="game-actions"),
     path("games/<int:game_id>/events", views.EventListView.as_view(), name="game-events"),
     path("games/<int:game_id>/state", views.StateView.as_view(), name="game-state"),

@@ -41,7 +41,9 @@ class RulesetListView(APIView):
 
     @extend_schema(responses=s.RulesetOutput(many=True), tags=["rulesets"])
     def get(self, request: Request) -> Response:
-        return Response([presenters.ruleset_summary(registry.get(slug)) for slug in registry.slugs()])
+        return Response(
+            [presenters.ruleset_summary(registry.get(slug)) for slug in registry.slugs()]
+        )
 
 
 class RulesetDetailView(APIView):
@@ -62,7 +64,9 @@ class GamePagination(PageNumberPagination):
 
 
 class GameListView(APIView):
-    @extend_schema(parameters=[s.GameListQuery], responses=s.GameSummaryOutput(many=True), tags=["games"])
+    @extend_schema(
+        parameters=[s.GameListQuery], responses=s.GameSummaryOutput(many=True), tags=["games"]
+    )
     def get(self, request: Request) -> Response:
         query = _valid(s.GameListQuery, request.query_params)
         games: QuerySet = selectors.game_list(
@@ -132,7 +136,14 @@ class LegalActionsView(APIView):
         access = selectors.game_access(game_id=game_id, user=request.user)
         actions = selectors.game_legal_actions(access)
         note = getattr(access.rules, "LEGAL_ACTIONS_NOTE", "")
-        return Response({"seq": access.game.seq, "your_seat": access.seat_index, "actions": actions, "note": note})
+        return Response(
+            {
+                "seq": access.game.seq,
+                "your_seat": access.seat_index,
+                "actions": actions,
+                "note": note,
+            }
+        )
 
 
 class ActionView(APIView):
@@ -142,7 +153,10 @@ class ActionView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(s.ActionInput, request.data)
         outcome = services.action_submit(
-            game_id=game_id, user=request.user, action=data["action"], expected_seq=data["expected_seq"]
+            game_id=game_id,
+            user=request.user,
+            action=data["action"],
+            expected_seq=data["expected_seq"],
         )
         access = selectors.game_access(game_id=game_id, user=request.user)
         body = {
@@ -163,7 +177,11 @@ class EventListView(APIView):
         events = selectors.event_list(access=access, after=query["after"], limit=query["limit"])
         last_shown = events[-1]["seq"] if events else query["after"]
         return Response(
-            {"events": events, "last_seq": access.game.seq, "has_more": last_shown < access.game.seq}
+            {
+                "events": events,
+                "last_seq": access.game.seq,
+                "has_more": last_shown < access.game.seq,
+            }
         )
 
 
@@ -171,7 +189,9 @@ class StateView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("at", int, description="Replay: the state right after this seq.")],
+        parameters=[
+            OpenApiParameter("at", int, description="Replay: the state right after this seq.")
+        ],
         responses=s.StateOutput,
         tags=["history"],
     )

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,65 +14,145 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ruleset', models.CharField(db_index=True, max_length=32)),
-                ('ruleset_version', models.PositiveIntegerField()),
-                ('options', models.JSONField(default=dict)),
-                ('num_seats', models.PositiveSmallIntegerField()),
-                ('turn_timeout', models.PositiveIntegerField(help_text='Seconds each pending seat has to act.')),
-                ('status', models.CharField(choices=[('open', 'Open for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Aborted before the start')], db_index=True, default='open', max_length=16)),
-                ('seq', models.PositiveIntegerField(default=0)),
-                ('last_hash', models.CharField(default='', max_length=64)),
-                ('state', models.JSONField(default=dict)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('system_step_due_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='games_created', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ruleset", models.CharField(db_index=True, max_length=32)),
+                ("ruleset_version", models.PositiveIntegerField()),
+                ("options", models.JSONField(default=dict)),
+                ("num_seats", models.PositiveSmallIntegerField()),
+                (
+                    "turn_timeout",
+                    models.PositiveIntegerField(help_text="Seconds each pending seat has to act."),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open for players"),
+                            ("active", "In play"),
+                            ("finished", "Finished"),
+                            ("aborted", "Aborted before the start"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=16,
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(default=0)),
+                ("last_hash", models.CharField(default="", max_length=64)),
+                ("state", models.JSONField(default=dict)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("system_step_due_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="games_created",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('type', models.CharField(max_length=64)),
-                ('actor', models.SmallIntegerField(blank=True, help_text='Seat, or empty for the system.', null=True)),
-                ('automatic', models.BooleanField(default=False, help_text="Made by a timeout or a bot on a player's behalf.")),
-                ('payload', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField()),
-                ('hash', models.CharField(max_length=64)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.DO_NOTHING, related_name='events', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("type", models.CharField(max_length=64)),
+                (
+                    "actor",
+                    models.SmallIntegerField(
+                        blank=True, help_text="Seat, or empty for the system.", null=True
+                    ),
+                ),
+                (
+                    "automatic",
+                    models.BooleanField(
+                        default=False, help_text="Made by a timeout or a bot on a player's behalf."
+                    ),
+                ),
+                ("payload", models.JSONField(default=dict)),
+                ("created_at", models.DateTimeField()),
+                ("hash", models.CharField(max_length=64)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="events",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game_id', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='event_unique_game_seq')],
+                "ordering": ["game_id", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "seq"), name="event_unique_game_seq")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('is_bot', models.BooleanField(default=False)),
-                ('resigned', models.BooleanField(default=False)),
-                ('zombie', models.BooleanField(default=False)),
-                ('auto_moves_in_row', models.PositiveSmallIntegerField(default=0)),
-                ('deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.game')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField()),
+                ("is_bot", models.BooleanField(default=False)),
+                ("resigned", models.BooleanField(default=False)),
+                ("zombie", models.BooleanField(default=False)),
+                ("auto_moves_in_row", models.PositiveSmallIntegerField(default=0)),
+                ("deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['index'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'index'), name='seat_unique_index'), models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('game', 'user'), name='seat_unique_user')],
+                "ordering": ["index"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "index"), name="seat_unique_index"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("user__isnull", False)),
+                        fields=("game", "user"),
+                        name="seat_unique_user",
+                    ),
+                ],
             },
         ),
     ]

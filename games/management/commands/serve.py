@@ -27,7 +27,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-        parser.add_argument("--web-workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+        parser.add_argument(
+            "--web-workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2"))
+        )
 
     def handle(self, *args: Any, host: str, port: int, web_workers: int, **options: Any) -> None:
         settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -37,25 +39,57 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         python = sys.executable
         commands = {
-            "web": [python, "-m", "gunicorn", "config.wsgi:application", "--bind", f"{host}:{port}",
-                    "--workers", str(web_workers), "--access-logfile", "-"],
-            "worker": [python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
-                       "--concurrency", "2"],
-            "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
-                     "--schedule", str(settings.VAR_DIR / "celerybeat-schedule")],
+            "web": [
+                python,
+                "-m",
+                "gunicorn",
+                "config.wsgi:application",
+                "--bind",
+                f"{host}:{port}",
+                "--workers",
+                str(web_workers),
+                "--access-logfile",
+                "-",
+            ],
+            "worker": [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+            ],
+            "beat": [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(settings.VAR_DIR / "celerybeat-schedule"),
+            ],
         }
         children = {name: subprocess.Popen(cmd) for name, cmd in commands.items()}
         database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         broker = "redis" if settings.REDIS_URL else f"file system ({settings.BROKER_DIR})"
         base = f"http://{host}:{port}"
-        self.stdout.write(self.style.SUCCESS(
-            f"\nFacets is starting (database: {database}, broker: {broker}).\n"
-            f"  API:          {base}/api/v1/\n"
-            f"  API docs:     {base}/api/docs/\n"
-            f"  OpenAPI:      {base}/api/schema/\n"
-            f"  Admin:        {base}/admin/  (create a user: python manage.py createsuperuser)\n"
-            "Press Ctrl-C to stop.\n"
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"\nFacets is starting (database: {database}, broker: {broker}).\n"
+                f"  API:          {base}/api/v1/\n"
+                f"  API docs:     {base}/api/docs/\n"
+                f"  OpenAPI:      {base}/api/schema/\n"
+                f"  Admin:        {base}/admin/  (create a user: python manage.py createsuperuser)\n"
+                "Press Ctrl-C to stop.\n"
+            )
+        )
         self._supervise(children)
 
     def _supervise(self, children: dict[str, subprocess.Popen]) -> None:
