@@ -1,0 +1,294 @@
+"""A bot for bot seats and timeouts: short routes, useful cards, sensible reactions.
+
+It is stateless: every call looks at the state and returns one legal action.
+Each action it returns either spends action points, plays a card or ends
+something, so a turn always finishes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ..base import Action, IllegalAction, Rng, Seat, State
+from .board import GATE, NEIGHBOURS, SPACES
+from .cards import DECK
+from .rules import (
+    _CARD_CHECKS,
+    BRIGANDS,
+    BRIGANDS_CAPACITY,
+    ROUNDS,
+    blocking_stays,
+    brigands_reachable,
+    castle_distances,
+    occupied_spaces,
+    pending,
+    reachable,
+    remaining_order,
+    score_breakdown,
+    shop_at,
+)
+
+FAR = 10**6
+
+
+def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
+    if seat not in pending(state):
+        return {"type": "end_turn"}
+    if state["reaction"] is not None:
+        # Every card that targets a player hurts that player: cancel it.
+        return {"type": "react", "cancel": True}
+    if state["phase"] == "brigands":
+        return _brigands_action(state, seat)
+    card = _useful_card(state, seat)
+    if card is not None:
+        return card
+    claims = _claim_shops(state, seat)
+    for cart in state["carts"]:
+        if cart["owner"] == seat and not cart["out"] and cart["points"] > 0:
+            action = _cart_action(state, cart, claims.get(cart["id"]))
+            if action is not None:
+                return action
+    for cart_id in blocking_stays(state, seat):
+        cart = state["carts"][cart_id]
+        options = reachable(state, cart, cart["points"])
+        destination = min(options, key=lambda space: (len(options[space]), space))
+        return {"type": "move", "cart": cart_id, "path": options[destination]}
+    return {"type": "end_turn"}
+
+
+# ---------------------------------------------------------------- carts
+
+
+def _static_blocked(state: State) -> set[int]:
+    """Spaces that will not clear by themselves: parked non-player carts, dwarfs."""
+    blocked = {c["space"] for c in state["carts"] if c["owner"] is None and c["space"] is not None}
+    return blocked | set(state["obstacles"])
+
+
+def _distances_to(targets: list[int], colour: str, blocked: set[int]) -> dict[int, int]:
+    """Multi-source BFS from the targets over spaces a cart of ``colour`` may use."""
+    dist = {t: 0 for t in targets}
+    queue = deque(targets)
+    while queue:
+        here = queue.popleft()
+        for there in NEIGHBOURS[here]:
+            if there in dist or there in blocked:
+                continue
+            sp = SPACES[there]
+            if sp["kind"] == "castle" or (sp["kind"] in ("start", "gate")
+                                           and sp["colour"] != colour):
+                continue
+            dist[there] = dist[here] + 1
+            queue.append(there)
+    return dist
+
+
+def _claim_shops(state: State, seat: Seat) -> dict[int, int]:
+    """Give each loaded cart its own open shop, nearest pairs first, so the carts
+    spread out instead of queueing behind each other for the same shop."""
+    blocked = _static_blocked(state)
+    open_shops = {shop["space"] for shop in state["shops"]
+                  if shop["colour"] == state["companies"][seat] and remaining_order(shop) > 0}
+    pairs = []
+    for cart in state["carts"]:
+        if cart["owner"] != seat or cart["out"] or cart["load"] == 0:
+            continue
+        dist = _distances_to([cart["space"]], cart["colour"], blocked - {cart["space"]})
+        pairs += [(dist[space], cart["id"], space) for space in open_shops if space in dist]
+    claims: dict[int, int] = {}
+    for _, cart_id, space in sorted(pairs):
+        if cart_id not in claims and space not in claims.values():
+            claims[cart_id] = space
+    return claims
+
+
+def _cart_targets(state: State, cart: dict[str, Any], claim: int | None
+                  ) -> tuple[list[int], bool]:
+    """Where this cart should head: its claimed shop (else any open shop), or its
+    gate to leave."""
+    colour = cart["colour"]
+    claimed = shop_at(state, claim) if claim is not None else None
+    last_round = state["round"] == ROUNDS
+    if claimed is not None and not (last_round and remaining_order(claimed) > cart["load"]):
+        return [claimed["space"]], False
+    if cart["load"] > 0:
+        shops = [shop for shop in state["shops"]
+                 if shop["colour"] == colour and remaining_order(shop) > 0]
+        if state["round"] == ROUNDS and cart["entered"]:
+            shops = [shop for shop in shops if remaining_order(shop) <= cart["load"]]
+        if shops:
+            return [shop["space"] for shop in shops], False
+    if not cart["entered"]:
+        return [], False  # nothing to deliver and still outside: stay in camp
+    return [GATE[colour]], True
+
+
+def _cart_action(state: State, cart: dict[str, Any], claim: int | None) -> Action | None:
+    shop = shop_at(state, cart["space"])
+    if shop is not None and shop["colour"] == cart["colour"] and cart["load"] > 0:
+        count = min(cart["load"], remaining_order(shop), cart["points"])
+        if count > 0:
+            return {"type": "unload", "cart": cart["id"], "count": count}
+    if cart["immobile"]:
+        return None
+    targets, leaving = _cart_targets(state, cart, claim)
+    if not targets:
+        return None
+    options = reachable(state, cart, cart["points"])
+    if not options:
+        return None
+    if state["round"] == ROUNDS and leaving is False and cart["entered"]:
+        exit_space = GATE[cart["colour"]]
+        in_reach = [t for t in targets if t in options]
+        if not in_reach and exit_space in options:
+            return {"type": "move", "cart": cart["id"], "path": options[exit_space]}
+    static = _distances_to(targets, cart["colour"], _static_blocked(state))
+    live = _distances_to(targets, cart["colour"], occupied_spaces(state) - {cart["space"]})
+    # Follow today's free route unless it is a long detour around carts that will
+    # move anyway; otherwise wait in line along the usual route.
+    dist = live if live.get(cart["space"], FAR) <= static.get(cart["space"], FAR) + 6 else static
+    here = dist.get(cart["space"], FAR)
+
+    def badness(space: int) -> tuple[int, int, int]:
+        sp = SPACES[space]
+        foreign = sp["kind"] == "delivery" and sp["colour"] != cart["colour"]
+        return (dist.get(space, FAR), int(foreign), len(options[space]))
+
+    best = min(options, key=lambda space: (badness(space), space))
+    if dist.get(best, FAR) >= here:
+        return None
+    return {"type": "move", "cart": cart["id"], "path": options[best]}
+
+
+# ---------------------------------------------------------------- brigands
+
+
+def _brigands_action(state: State, seat: Seat) -> Action:
+    options = brigands_reachable(state)
+    brig = state["brigands"]
+    if brig["loot"] >= BRIGANDS_CAPACITY:
+        if options:
+            to_castle = castle_distances(state)
+            best = min(options, key=lambda s: (to_castle.get(s, FAR), s))
+            return {"type": "brigands_move", "path": options[best]}
+        return {"type": "brigands_end"}
+    robbed = set(state["turn"]["robbed"])
+
+    def gain(space: int) -> int:
+        total = 0
+        for cart in state["carts"]:
+            if (cart["space"] in NEIGHBOURS[space] and cart["owner"] is not None
+                    and cart["load"] > 0 and cart["id"] not in robbed):
+                total += -2 if cart["owner"] == seat else 1
+        return total
+
+    scored = [(gain(space), -len(path), space) for space, path in options.items()]
+    if scored:
+        value, _, space = max(scored)
+        if value > 0:
+            return {"type": "brigands_move", "path": options[space]}
+    return {"type": "brigands_end"}
+
+
+# ---------------------------------------------------------------- cards
+
+
+def _leader(state: State, seat: Seat) -> int | None:
+    """The strongest opponent (most points so far): the target of nasty cards."""
+    others = [s for s in range(state["num_players"]) if s != seat]
+    if not others:
+        return None
+    return max(others, key=lambda s: (sum(score_breakdown(state, s).values()), -s))
+
+
+def _try(state: State, seat: Seat, card: int, **targets: Any) -> Action | None:
+    action = {"type": "play_card", "card": card, **targets}
+    try:
+        _CARD_CHECKS[DECK[card]](state, seat, action)
+    except IllegalAction:
+        return None
+    return action
+
+
+def _useful_card(state: State, seat: Seat) -> Action | None:
+    if state["options"]["one_card_per_turn"] and state["turn"]["cards_played"] >= 1:
+        return None
+    colour = state["companies"][seat]
+    leader = _leader(state, seat)
+    for card in state["hands"][seat]:
+        action = _card_choice(state, seat, card, colour, leader)
+        if action is not None:
+            return action
+    return None
+
+
+def _card_choice(state: State, seat: Seat, card: int, colour: str, leader: int | None
+                 ) -> Action | None:
+    kind = DECK[card]
+    shops = state["shops"]
+    if kind == "bonus_gift":
+        for shop in sorted(shops, key=lambda s: -(s["order"] or 0)):
+            if shop["colour"] == colour:
+                action = _try(state, seat, card, shop=shop["id"])
+                if action:
+                    return action
+    if kind in ("delivery_error", "unexpected_obstacle") and leader is not None:
+        rival = state["companies"][leader]
+        for shop in shops:
+            if shop["colour"] == rival and remaining_order(shop) > 0:
+                action = (_try(state, seat, card, shop=shop["id"]) if kind == "delivery_error"
+                          else _try(state, seat, card, space=shop["space"]))
+                if action:
+                    return action
+    if kind == "breakdown" and leader is not None:
+        for cart in state["carts"]:
+            if cart["owner"] == leader and cart["load"] > 0 and cart["entered"]:
+                action = _try(state, seat, card, target=cart["id"])
+                if action:
+                    return action
+    if kind == "unfair_competition":
+        for cart in state["carts"]:
+            if cart["owner"] != seat or cart["space"] is None:
+                continue
+            for victim in [BRIGANDS] + [c["id"] for c in state["carts"]]:
+                action = _try(state, seat, card, cart=cart["id"], target=victim)
+                if action:
+                    return action
+    if kind == "collision":
+        others = [c for c in state["carts"] if c["owner"] not in (None, seat)
+                  and c["space"] is not None]
+        for a in others:
+            for b in others:
+                if a["id"] < b["id"] and b["space"] in NEIGHBOURS[a["space"]]:
+                    action = _try(state, seat, card, targets=[a["id"], b["id"]])
+                    if action:
+                        return action
+    if kind == "brigands" and not state["brigands"]["active"]:
+        return _try(state, seat, card)
+    if kind in ("clear_the_way", "bribe"):
+        return _clear_own_shop(state, seat, card, colour)
+    return None
+
+
+def _clear_own_shop(state: State, seat: Seat, card: int, colour: str) -> Action | None:
+    """Clear the Way or Bribe to free the delivery space of one of our open shops."""
+    taken = occupied_spaces(state)
+    for shop in state["shops"]:
+        if shop["colour"] != colour or remaining_order(shop) == 0 or shop["space"] not in taken:
+            continue
+        if DECK[card] == "clear_the_way":
+            action = _try(state, seat, card, space=shop["space"])
+            if action:
+                return action
+            continue
+        blocker = next((c["id"] for c in state["carts"] if c["space"] == shop["space"]), None)
+        if blocker is None and state["brigands"]["space"] == shop["space"]:
+            blocker = BRIGANDS
+        if blocker is None:
+            continue
+        for there in NEIGHBOURS[shop["space"]]:
+            action = _try(state, seat, card, target=blocker, space=there)
+            if action:
+                return action
+    return None
