@@ -8,6 +8,7 @@ import copy
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -215,6 +216,64 @@ def test_package_imports_no_django_and_no_random() -> None:
         "bad = [m for m in ('django', 'random') if m in sys.modules]; print(bad)"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
     ).stdout.strip()
     assert out == "[]"
+
+
+def _naive_resting(field: list[str], squares: list[list[int]]) -> set[tuple[int, int]]:
+    """An independent, slow reading of the falling rule: flood fill over
+    lower-left positions from every column above the field, one square left,
+    right or down at a time, never overlapping a filled square."""
+    filled = {(x, y) for y, line in enumerate(field) for x, char in enumerate(line) if char != "."}
+
+    def free(px: int, py: int) -> bool:
+        cells = [(px + dx, py + dy) for dx, dy in squares]
+        return all(0 <= cx < 10 and cy >= 0 and (cx, cy) not in filled for cx, cy in cells)
+
+    todo = [(x, 11) for x in range(10) if free(x, 11)]
+    seen = set(todo)
+    while todo:
+        x, y = todo.pop()
+        for nxt in ((x - 1, y), (x + 1, y), (x, y - 1)):
+            if nxt not in seen and free(*nxt):
+                seen.add(nxt)
+                todo.append(nxt)
+    height = max(dy for _, dy in squares) + 1
+    return {(x, y) for x, y in seen if not free(x, y - 1) and y + height <= 11}
+
+
+def test_offered_placements_are_exactly_the_reachable_resting_positions() -> None:
+    """At many points of bot games, ``legal_actions`` offers exactly the
+    positions an independent flood fill finds, for every affordable block."""
+    from games.rules.brikks import sheet
+    from games.rules.brikks.rules import affordable_blocks
+
+    checked = 0
+    for seed in (21, 22):
+        _, events = play_bot_game(brikks, 3, {}, random.Random(seed))
+        state: dict[str, Any] = {}
+        for event in events:
+            state = brikks.evolve(state, event)
+            if state["phase"] != "place":
+                continue
+            for seat in brikks.pending(state):
+                offered = {
+                    (a["color"], a["column"], a["x"], a["y"])
+                    for a in brikks.legal_actions(state, seat)
+                    if a["type"] == "place"
+                }
+                expected = {
+                    (color, column, x, y)
+                    for color, column, _cost in affordable_blocks(state, seat)
+                    for x, y in _naive_resting(
+                        state["players"][seat]["field"], sheet.SHAPES[(color, column)]
+                    )
+                }
+                assert offered == expected
+                checked += 1
+    assert checked > 50

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Action, Rng, Seat, State
+from . import scoring
 from .field import FULL_LINE, MINI_SHAPE, field_rows, resting_positions, shape_squares
 from .rules import (
     apply_block,
@@ -22,24 +23,35 @@ from .rules import (
 )
 from .sheet import (
     BOMB_VALUES,
+    BONUS_TRACK,
     COLORS,
     FIELD_HEIGHT,
     FIELD_WIDTH,
     LINE_MULTIPLIERS,
     LINE_POINTS,
+    MAX_BONUS_CROSSES,
     NUM_COLUMNS,
 )
 
 Rows = tuple[int, ...]
 
 HOLE_PENALTY = 6.0
+LINE_POTENTIAL = 0.05
 HEIGHT_PENALTY = 0.6
 BUMPINESS_PENALTY = 0.5
-ENERGY_VALUE = 1.2
-CROSS_VALUE = 4.0
+# Activating energy moves along the bar towards the next pink X (one in
+# three circles) and is worth half a point if never spent; spending it only
+# loses that half point. So activation is worth much more than it costs to
+# spend, and the bot rotates or swaps blocks freely.
+ACTIVATION_VALUE = 2.0
+SPENDING_COST = 0.7
+# In a duel a cross is a mini-block dropped on the opponent.
+DUEL_CROSS_VALUE = 4.0
 # A placement this bad is worse than spending a bomb (if more than the last
 # bomb is left).
 BOMB_THRESHOLD = -40.0
+# Roughly what one more placed block adds to the final score late in a game.
+EXPECTED_GAIN_OF_A_ROUND = 4.0
 
 
 def field_value(rows: Rows) -> float:
@@ -58,7 +70,7 @@ def field_value(rows: Rows) -> float:
     for y, row in enumerate(rows):
         crosses = row.bit_count()
         value += LINE_POINTS.get(crosses, 0) * LINE_MULTIPLIERS[y]
-        value += 0.05 * crosses * crosses
+        value += LINE_POTENTIAL * crosses * crosses * LINE_MULTIPLIERS[y]
     bumpiness = sum(abs(a - b) for a, b in zip(heights, heights[1:], strict=False))
     value -= HOLE_PENALTY * holes
     value -= HEIGHT_PENALTY * sum(heights) / FIELD_WIDTH * 3
@@ -71,9 +83,19 @@ def _placement_value(player: dict[str, Any], action: Action, cost: int, duel: bo
         player, action["color"], action["column"], action["x"], action["y"], cost, duel
     )
     value = field_value(field_rows(after["field"]))
-    value += ENERGY_VALUE * (summary["energy_activated"] - summary["energy_lost"] - cost)
-    value += CROSS_VALUE * summary["crosses"]
-    return value
+    return value + _energy_and_crosses_value(player, summary, cost, duel)
+
+
+def _energy_and_crosses_value(
+    player: dict[str, Any], summary: dict[str, int], cost: int, duel: bool
+) -> float:
+    value = ACTIVATION_VALUE * summary["energy_activated"]
+    value -= SPENDING_COST * (summary["energy_lost"] + cost)
+    if duel:
+        return value + DUEL_CROSS_VALUE * summary["crosses"]
+    crosses = player["bonus_crosses"]
+    gained = min(MAX_BONUS_CROSSES, crosses + summary["crosses"])
+    return value + BONUS_TRACK[gained] - BONUS_TRACK[crosses]
 
 
 def best_placement(state: State, seat: Seat, actions: list[Action]) -> tuple[Action | None, float]:
@@ -101,13 +123,35 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
     actions = legal_actions(state, seat)
     best, value = best_placement(state, seat, actions)
     bombs_left = len(BOMB_VALUES) - state["players"][seat]["bombs_used"]
-    if best is not None and (value > BOMB_THRESHOLD or bombs_left < 2):
-        return best
-    if bombs_left:
-        return {"type": "bomb"}
     if best is not None:
+        if value <= BOMB_THRESHOLD and bombs_left >= 2:
+            return {"type": "bomb"}
         return best
+    if bombs_left and _worth_a_bomb(state, seat):
+        return {"type": "bomb"}
     return {"type": "give_up"}
+
+
+def _worth_a_bomb(state: State, seat: Seat) -> bool:
+    """Nothing fits: a bomb costs its points on the sheet and only buys the
+    next roll. Spend it when the next roll is likely enough to fit (share of
+    the 24 dice results for which something affordable fits)."""
+    player = state["players"][seat]
+    rows = field_rows(player["field"])
+    energy = scoring.energy_available(player)
+    fitting = 0
+    for color in COLORS:
+        for number in range(1, NUM_COLUMNS + 1):
+            dice = {"color": color, "number": number}
+            fitting += any(
+                resting_positions(rows, (c, k))
+                for c in COLORS
+                for k in range(1, NUM_COLUMNS + 1)
+                if placement_cost(dice, c, k) <= energy
+            )
+    chance = fitting / (len(COLORS) * NUM_COLUMNS)
+    bomb_value = BOMB_VALUES[player["bombs_used"]]
+    return chance * EXPECTED_GAIN_OF_A_ROUND >= bomb_value
 
 
 def _choose_start_block(state: State, seat: Seat) -> Action:
@@ -135,7 +179,7 @@ def _wants_reroll(state: State, seat: Seat) -> bool:
         for x, y in resting_positions(rows, (color, column)):
             after, summary = apply_block(player, color, column, x, y, 0, state["duel"])
             value = field_value(field_rows(after["field"]))
-            value += ENERGY_VALUE * summary["energy_activated"] + CROSS_VALUE * summary["crosses"]
+            value += _energy_and_crosses_value(player, summary, 0, state["duel"])
             best = max(best, value)
         return best
 

@@ -44,16 +44,14 @@ def shape_masks(key: ShapeKey) -> ShapeMasks:
     return _MASKS[key]
 
 
+# Any letter is a filled square: map it to "1", the empty mark to "0".
+_TO_BITS = {ord(char): "1" for char in "abcdefghijklmnopqrstuvwxyz"}
+_TO_BITS[ord(EMPTY)] = "0"
+
+
 def field_rows(field: list[str]) -> Rows:
-    """The stored field as line bitmasks."""
-    rows = []
-    for line in field:
-        mask = 0
-        for x, char in enumerate(line):
-            if char != EMPTY:
-                mask |= 1 << x
-        rows.append(mask)
-    return tuple(rows)
+    """The stored field as line bitmasks (bit x = column x)."""
+    return tuple(int(line[::-1].translate(_TO_BITS), 2) for line in field)
 
 
 def fits(rows: Rows, shape: ShapeMasks, x: int, y: int) -> bool:
