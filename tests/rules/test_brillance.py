@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -26,8 +27,7 @@ def new_state(num_players: int = 2, seed: int = 1, **options: bool) -> dict[str,
     return fold(game, game.setup(num_players, opts, random.Random(seed)))
 
 
-def play(state: dict[str, Any], seat: int, action: dict[str, Any], seed: int = 0
-         ) -> dict[str, Any]:
+def play(state: dict[str, Any], seat: int, action: dict[str, Any], seed: int = 0) -> dict[str, Any]:
     events = game.decide(state, seat, action, random.Random(seed))
     return fold(game, events, state)
 
@@ -58,21 +58,28 @@ def city_lane(length: int) -> list[int]:
         run = [sp["id"]]
         for _ in range(length - 1):
             last = SPACES[run[-1]]
-            nxt = [n for n in NEIGHBOURS[run[-1]] if SPACES[n]["y"] == last["y"]
-                   and SPACES[n]["x"] == last["x"] + 1]
+            nxt = [
+                n
+                for n in NEIGHBOURS[run[-1]]
+                if SPACES[n]["y"] == last["y"] and SPACES[n]["x"] == last["x"] + 1
+            ]
             if not nxt or SPACES[nxt[0]]["kind"] != "street" or SPACES[nxt[0]]["island"]:
                 break
             run.append(nxt[0])
-        if len(run) == length and all(SPACES[s]["kind"] == "street" and not SPACES[s]["island"]
-                                      for s in run):
+        if len(run) == length and all(
+            SPACES[s]["kind"] == "street" and not SPACES[s]["island"] for s in run
+        ):
             return run
     raise AssertionError("no lane that long")
 
 
 def own_shop(state: dict[str, Any], seat: int, order: int | None = None) -> dict[str, Any]:
     colour = state["companies"][seat]
-    return next(s for s in state["shops"] if s["colour"] == colour
-                and (order is None or s["order"] == order))
+    return next(
+        s
+        for s in state["shops"]
+        if s["colour"] == colour and (order is None or s["order"] == order)
+    )
 
 
 def street_next_to(space: int) -> int:
@@ -124,7 +131,14 @@ def test_board_is_json_with_names_kinds_and_coordinates() -> None:
     assert json.loads(json.dumps(material)) == material
     for sp in material["board"]["spaces"]:
         assert sp["name"] and sp["kind"] in (
-            "street", "bridge", "castle", "guard", "gate", "start", "delivery")
+            "street",
+            "bridge",
+            "castle",
+            "guard",
+            "gate",
+            "start",
+            "delivery",
+        )
         assert isinstance(sp["x"], int) and isinstance(sp["y"], int)
 
 
@@ -139,8 +153,9 @@ def test_routes_are_balanced_between_companies() -> None:
     sums = []
     for colour in board.COMPANIES:
         dist = board.bfs(board.GUARD[colour], NEIGHBOURS)
-        sums.append(sum(dist[s["id"]] for s in SPACES
-                        if s["kind"] == "delivery" and s["colour"] == colour))
+        sums.append(
+            sum(dist[s["id"]] for s in SPACES if s["kind"] == "delivery" and s["colour"] == colour)
+        )
     assert max(sums) <= min(sums) * 1.1
 
 
@@ -155,17 +170,23 @@ def test_deck_has_36_cards_of_the_ten_named_kinds() -> None:
 
 def test_options_default_to_false() -> None:
     assert game.normalize_options({}, 3) == {
-        "wandering_competitors": False, "speed_bonus": False, "one_card_per_turn": False}
+        "wandering_competitors": False,
+        "speed_bonus": False,
+        "one_card_per_turn": False,
+    }
 
 
-@pytest.mark.parametrize("options, players", [
-    ({"speed_bonus": True}, 3),
-    ({"wandering_competitors": True}, 6),
-    ({"one_card_per_turn": "yes"}, 4),
-    ({"unknown": True}, 4),
-    ({}, 7),
-    ({}, 1),
-])
+@pytest.mark.parametrize(
+    "options, players",
+    [
+        ({"speed_bonus": True}, 3),
+        ({"wandering_competitors": True}, 6),
+        ({"one_card_per_turn": "yes"}, 4),
+        ({"unknown": True}, 4),
+        ({}, 7),
+        ({}, 1),
+    ],
+)
 def test_invalid_options_are_refused(options: dict[str, Any], players: int) -> None:
     with pytest.raises(InvalidOptions):
         game.normalize_options(options, players)
@@ -186,8 +207,13 @@ def test_setup_carts_loaded_in_camps_and_brigands_empty_in_castle() -> None:
         carts = [c for c in state["carts"] if c["owner"] == seat]
         assert sorted(c["space"] for c in carts) == sorted(board.CAMPS[colour])
         assert all(c["load"] == 3 for c in carts)
-    assert state["brigands"] == {"space": board.CASTLE, "loot": 0, "active": False,
-                                 "points": 0, "immobile": False}
+    assert state["brigands"] == {
+        "space": board.CASTLE,
+        "loot": 0,
+        "active": False,
+        "points": 0,
+        "immobile": False,
+    }
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -282,8 +308,9 @@ def test_a_cart_may_stop_on_its_own_guard_space() -> None:
     guard = board.GUARD[state["companies"][0]]
     start = next(n for n in NEIGHBOURS[guard] if SPACES[n]["kind"] == "street")
     put(state, 0, start)
-    assert play(state, 0, {"type": "move", "cart": 0, "path": [guard]})["carts"][0][
-        "space"] == guard
+    assert (
+        play(state, 0, {"type": "move", "cart": 0, "path": [guard]})["carts"][0]["space"] == guard
+    )
 
 
 def test_carts_never_enter_the_castle() -> None:
@@ -292,7 +319,8 @@ def test_carts_never_enter_the_castle() -> None:
     beside = NEIGHBOURS[board.CASTLE][0]
     put(state, 0, beside)
     assert refused(state, 0, {"type": "move", "cart": 0, "path": [board.CASTLE]}) == (
-        "castle_space")
+        "castle_space"
+    )
 
 
 def test_carts_enter_through_their_gate_from_their_camp() -> None:
@@ -389,7 +417,8 @@ def test_only_own_colour_shops_accept_deliveries() -> None:
     state = clear_city(new_state())
     put(state, 0, own_shop(state, 1)["space"])
     assert refused(state, 0, {"type": "unload", "cart": 0, "count": 1}) == (
-        "not_on_own_delivery_space")
+        "not_on_own_delivery_space"
+    )
 
 
 def test_unloading_needs_action_points() -> None:
@@ -408,8 +437,11 @@ def test_worked_example_yellow_delivers_two_then_blocks_blue() -> None:
     approach = None
     for first in NEIGHBOURS[shop["space"]]:
         for second in NEIGHBOURS[first]:
-            if second != shop["space"] and SPACES[second]["kind"] == "street" and SPACES[first][
-                    "kind"] == "street":
+            if (
+                second != shop["space"]
+                and SPACES[second]["kind"] == "street"
+                and SPACES[first]["kind"] == "street"
+            ):
                 approach = [second, first]
                 break
         if approach:
@@ -422,8 +454,11 @@ def test_worked_example_yellow_delivers_two_then_blocks_blue() -> None:
     state = play(state, 0, {"type": "unload", "cart": 0, "count": 2})
     assert state["shops"][shop["id"]]["filled"]
     assert state["carts"][0]["points"] == 1
-    step = next(n for n in NEIGHBOURS[shop["space"]] if n != approach[1]
-                and SPACES[n]["kind"] in ("street", "delivery"))
+    step = next(
+        n
+        for n in NEIGHBOURS[shop["space"]]
+        if n != approach[1] and SPACES[n]["kind"] in ("street", "delivery")
+    )
     state = play(state, 0, {"type": "move", "cart": 0, "path": [step]})
     assert state["carts"][0]["points"] == 0
 
@@ -439,7 +474,8 @@ def test_carts_of_one_colour_pass_merchandise_when_adjacent() -> None:
     assert refused(state, 0, {"type": "transfer", "from": 0, "to": 1, "count": 3}) == "cart_full"
     put(state, 1, lane[2])
     assert refused(state, 0, {"type": "transfer", "from": 0, "to": 1, "count": 1}) == (
-        "carts_not_adjacent")
+        "carts_not_adjacent"
+    )
 
 
 # ---------------------------------------------------------------- event cards
@@ -498,22 +534,24 @@ def test_markers_only_on_shops_not_yet_delivered_and_never_twice() -> None:
     shop = own_shop(state, 0)
     state2 = play(state, 0, {"type": "play_card", "card": first, "shop": shop["id"]})
     assert refused(state2, 0, {"type": "play_card", "card": second, "shop": shop["id"]}) == (
-        "marker_already_placed")
+        "marker_already_placed"
+    )
     state["shops"][shop["id"]]["delivered"] = 1
     assert refused(state, 0, {"type": "play_card", "card": first, "shop": shop["id"]}) == (
-        "shop_already_delivered")
-    assert refused(state, 0, {"type": "play_card", "card": first,
-                              "shop": own_shop(state, 1)["id"]}) == "invalid_target"
+        "shop_already_delivered"
+    )
+    assert (
+        refused(state, 0, {"type": "play_card", "card": first, "shop": own_shop(state, 1)["id"]})
+        == "invalid_target"
+    )
 
 
 def test_both_markers_may_share_a_shop() -> None:
     state = card_state({0: ["delivery_error"], 1: ["bonus_gift"]})
     shop = own_shop(state, 1, order=2)
-    state = play(state, 0, {"type": "play_card", "card": state["hands"][0][0],
-                            "shop": shop["id"]})
+    state = play(state, 0, {"type": "play_card", "card": state["hands"][0][0], "shop": shop["id"]})
     state["current"] = 1
-    state = play(state, 1, {"type": "play_card", "card": state["hands"][1][0],
-                            "shop": shop["id"]})
+    state = play(state, 1, {"type": "play_card", "card": state["hands"][1][0], "shop": shop["id"]})
     assert rules.remaining_order(state["shops"][shop["id"]]) == 2
 
 
@@ -522,12 +560,12 @@ def test_breakdown_stops_a_cart_for_its_owners_next_turn_only() -> None:
     lane = city_lane(3)
     rival = next(c["id"] for c in state["carts"] if c["owner"] == 1)
     put(state, rival, lane[0])
-    state = play(state, 0, {"type": "play_card", "card": state["hands"][0][0],
-                            "target": rival})
+    state = play(state, 0, {"type": "play_card", "card": state["hands"][0][0], "target": rival})
     state = play(state, 0, {"type": "end_turn"})
     assert state["carts"][rival]["immobile"]
     assert refused(state, 1, {"type": "move", "cart": rival, "path": [lane[1]]}) == (
-        "cart_immobilised")
+        "cart_immobilised"
+    )
     state = play(state, 1, {"type": "end_turn"})
     assert not state["carts"][rival]["immobile"]
 
@@ -535,16 +573,17 @@ def test_breakdown_stops_a_cart_for_its_owners_next_turn_only() -> None:
 def test_breakdown_only_on_opponents_carts() -> None:
     state = card_state({0: ["breakdown"]})
     put(state, 0, city_lane(1)[0])
-    assert refused(state, 0, {"type": "play_card", "card": state["hands"][0][0],
-                              "target": 0}) == "invalid_target"
+    assert (
+        refused(state, 0, {"type": "play_card", "card": state["hands"][0][0], "target": 0})
+        == "invalid_target"
+    )
 
 
 def test_breakdown_cancelled_by_lucky_break() -> None:
     state = card_state({0: ["breakdown"], 1: ["lucky_break"]})
     rival = next(c["id"] for c in state["carts"] if c["owner"] == 1)
     put(state, rival, city_lane(1)[0])
-    state = play(state, 0, {"type": "play_card", "card": state["hands"][0][0],
-                            "target": rival})
+    state = play(state, 0, {"type": "play_card", "card": state["hands"][0][0], "target": rival})
     state = play(state, 1, {"type": "react", "cancel": True})
     assert not state["carts"][rival]["immobile"]
     assert len(state["discard"]) == 2
@@ -568,7 +607,8 @@ def test_collision_stops_two_adjacent_carts_of_two_opponents() -> None:
     put(state, a2, lane[1])
     put(state, b, city_lane(5)[4])
     assert refused(state, 0, {"type": "play_card", "card": card, "targets": [a, a2]}) == (
-        "invalid_target")
+        "invalid_target"
+    )
 
 
 def test_unfair_competition_steals_from_an_adjacent_cart_for_one_point() -> None:
@@ -585,8 +625,10 @@ def test_unfair_competition_steals_from_an_adjacent_cart_for_one_point() -> None
     cancelled = play(window, 1, {"type": "react", "cancel": True})
     assert cancelled["carts"][0]["load"] == 1
     state["carts"][0]["load"] = 3
-    assert refused(state, 0, {"type": "play_card", "card": card, "cart": 0,
-                              "target": rival}) == "cart_full"
+    assert (
+        refused(state, 0, {"type": "play_card", "card": card, "cart": 0, "target": rival})
+        == "cart_full"
+    )
 
 
 def test_unfair_competition_recovers_loot_from_the_brigands() -> None:
@@ -594,8 +636,11 @@ def test_unfair_competition_recovers_loot_from_the_brigands() -> None:
     lane = city_lane(2)
     put(state, 0, lane[0], load=0)
     state["brigands"].update({"space": lane[1], "loot": 2, "active": True})
-    state = play(state, 0, {"type": "play_card", "card": state["hands"][0][0], "cart": 0,
-                            "target": rules.BRIGANDS})
+    state = play(
+        state,
+        0,
+        {"type": "play_card", "card": state["hands"][0][0], "cart": 0, "target": rules.BRIGANDS},
+    )
     assert state["carts"][0]["load"] == 1 and state["brigands"]["loot"] == 1
 
 
@@ -607,8 +652,10 @@ def test_unexpected_obstacle_blocks_an_empty_space_until_cleared() -> None:
     state = play(state, 0, {"type": "play_card", "card": dwarf, "space": lane[1]})
     assert refused(state, 0, {"type": "move", "cart": 0, "path": lane[1:]}) == "path_blocked"
     state = play(state, 0, {"type": "play_card", "card": clear, "space": lane[1]})
-    assert play(state, 0, {"type": "move", "cart": 0, "path": lane[1:]})["carts"][0][
-        "space"] == lane[2]
+    assert (
+        play(state, 0, {"type": "move", "cart": 0, "path": lane[1:]})["carts"][0]["space"]
+        == lane[2]
+    )
 
 
 def test_guard_spaces_and_occupied_spaces_are_not_empty() -> None:
@@ -616,19 +663,27 @@ def test_guard_spaces_and_occupied_spaces_are_not_empty() -> None:
     dwarf, bribe = state["hands"][0]
     guard = board.GUARD[state["companies"][1]]
     assert refused(state, 0, {"type": "play_card", "card": dwarf, "space": guard}) == (
-        "not_empty_space")
+        "not_empty_space"
+    )
     put(state, 0, city_lane(1)[0])
-    assert refused(state, 0, {"type": "play_card", "card": dwarf,
-                              "space": city_lane(1)[0]}) == "not_empty_space"
+    assert (
+        refused(state, 0, {"type": "play_card", "card": dwarf, "space": city_lane(1)[0]})
+        == "not_empty_space"
+    )
     # An opponent's delivery space is empty when no cart stands on it.
     rival = own_shop(state, 1)
     assert play(state, 0, {"type": "play_card", "card": dwarf, "space": rival["space"]})[
-        "obstacles"] == [rival["space"]]
+        "obstacles"
+    ] == [rival["space"]]
     beside_guard = next(n for n in NEIGHBOURS[guard] if SPACES[n]["kind"] == "street")
     rival_cart = next(c["id"] for c in state["carts"] if c["owner"] == 1)
     put(state, rival_cart, beside_guard)
-    assert refused(state, 0, {"type": "play_card", "card": bribe, "target": rival_cart,
-                              "space": guard}) == "not_empty_space"
+    assert (
+        refused(
+            state, 0, {"type": "play_card", "card": bribe, "target": rival_cart, "space": guard}
+        )
+        == "not_empty_space"
+    )
 
 
 def test_bribe_moves_a_blocking_cart_one_space_but_never_the_dwarf() -> None:
@@ -637,18 +692,20 @@ def test_bribe_moves_a_blocking_cart_one_space_but_never_the_dwarf() -> None:
     parked = next(c["id"] for c in new_state(3)["carts"] if c["owner"] is None)
     put(state, parked, lane[1])
     bribe = state["hands"][0][0]
-    state2 = play(state, 0, {"type": "play_card", "card": bribe, "target": parked,
-                             "space": lane[2]})
+    state2 = play(
+        state, 0, {"type": "play_card", "card": bribe, "target": parked, "space": lane[2]}
+    )
     assert state2["carts"][parked]["space"] == lane[2]  # no owner, so no reaction
     state["obstacles"] = [lane[0]]
-    assert refused(state, 0, {"type": "play_card", "card": bribe, "target": parked,
-                              "space": lane[0]}) == "not_empty_space"
+    assert (
+        refused(state, 0, {"type": "play_card", "card": bribe, "target": parked, "space": lane[0]})
+        == "not_empty_space"
+    )
     rival = next(c["id"] for c in state["carts"] if c["owner"] == 1)
     put(state, rival, lane[2])
     state["obstacles"] = []
     state["carts"][parked]["space"] = None
-    window = play(state, 0, {"type": "play_card", "card": bribe, "target": rival,
-                             "space": lane[1]})
+    window = play(state, 0, {"type": "play_card", "card": bribe, "target": rival, "space": lane[1]})
     assert game.pending(window) == [1]
     assert play(window, 1, {"type": "react", "cancel": True})["carts"][rival]["space"] == lane[2]
 
@@ -656,7 +713,8 @@ def test_bribe_moves_a_blocking_cart_one_space_but_never_the_dwarf() -> None:
 def test_lucky_break_is_only_a_reaction() -> None:
     state = card_state({0: ["lucky_break"]})
     assert refused(state, 0, {"type": "play_card", "card": state["hands"][0][0]}) == (
-        "only_as_reaction")
+        "only_as_reaction"
+    )
 
 
 def test_cards_not_in_hand_are_refused() -> None:
@@ -681,12 +739,12 @@ def test_one_card_per_turn_variant_except_bribe() -> None:
     shops = [s for s in state["shops"] if s["colour"] == state["companies"][0]]
     state = play(state, 0, {"type": "play_card", "card": first, "shop": shops[0]["id"]})
     assert refused(state, 0, {"type": "play_card", "card": second, "shop": shops[1]["id"]}) == (
-        "one_card_per_turn")
+        "one_card_per_turn"
+    )
     lane = city_lane(2)
     parked = next(c["id"] for c in new_state(3)["carts"] if c["owner"] is None)
     put(state, parked, lane[0])
-    state = play(state, 0, {"type": "play_card", "card": bribe, "target": parked,
-                            "space": lane[1]})
+    state = play(state, 0, {"type": "play_card", "card": bribe, "target": parked, "space": lane[1]})
     assert state["carts"][parked]["space"] == lane[1]
 
 
@@ -746,11 +804,14 @@ def test_brigands_steal_one_merchandise_per_adjacent_cart_for_one_point_each() -
     rival = [c["id"] for c in state["carts"] if c["owner"] == 1][:2]
     stop = lane[2]
     around = [n for n in NEIGHBOURS[stop] if n not in lane[:2]][:2]
-    for cart_id, space in zip(rival, [lane[3]] + around[1:]):
+    for cart_id, space in zip(rival, [lane[3]] + around[1:], strict=False):
         put(state, cart_id, space, load=3)
     state = play(state, 0, {"type": "brigands_move", "path": lane[1:3]})
-    robbed = [c for c in rival if state["carts"][c]["load"] == 2 and state["carts"][c][
-        "space"] in NEIGHBOURS[stop]]
+    robbed = [
+        c
+        for c in rival
+        if state["carts"][c]["load"] == 2 and state["carts"][c]["space"] in NEIGHBOURS[stop]
+    ]
     assert state["brigands"]["loot"] == len(robbed) >= 1
     assert state["brigands"]["points"] == 5 - 2 - len(robbed)
 
@@ -764,12 +825,10 @@ def test_full_brigands_must_go_straight_home_and_then_sleep() -> None:
     state["brigands"].update({"space": start, "loot": 3})
     assert refused(state, 0, {"type": "brigands_end"}) == "brigands_must_return"
     away = next(n for n in NEIGHBOURS[start] if dist.get(n, 0) > 3)
-    assert refused(state, 0, {"type": "brigands_move", "path": [away]}) == (
-        "brigands_must_return")
+    assert refused(state, 0, {"type": "brigands_move", "path": [away]}) == ("brigands_must_return")
     path = rules.brigands_reachable(state)[castle]
     state = play(state, 0, {"type": "brigands_move", "path": path})
-    assert state["brigands"] == {**state["brigands"], "space": castle, "loot": 0,
-                                 "active": False}
+    assert state["brigands"] == {**state["brigands"], "space": castle, "loot": 0, "active": False}
     state = play(state, 0, {"type": "end_turn"})
     assert state["phase"] == "main"  # asleep: nobody moves them until a new card
 
@@ -800,7 +859,8 @@ def test_wandering_competitors_move_non_player_carts_after_own_carts() -> None:
     own = next(c["id"] for c in moved["carts"] if c["owner"] == 0)
     gate = board.GATE[moved["companies"][0]]
     assert refused(moved, 0, {"type": "move", "cart": own, "path": [gate]}) == (
-        "carts_already_done")
+        "carts_already_done"
+    )
 
 
 @pytest.mark.parametrize("players, spaces", [(2, 3), (3, 3), (4, 2), (5, 1)])
@@ -813,7 +873,8 @@ def test_without_the_option_nobody_wanders() -> None:
     parked = next(c for c in state["carts"] if c["owner"] is None)
     step = next(iter(rules.reachable(state, parked, 1).values()))
     assert refused(state, 0, {"type": "wander", "cart": parked["id"], "path": step}) == (
-        "no_wandering")
+        "no_wandering"
+    )
 
 
 @pytest.mark.parametrize("round_, bonus", [(5, 0), (6, 6), (7, 4), (8, 3), (9, 2), (10, 1)])
@@ -823,8 +884,7 @@ def test_speed_bonus_for_empty_carts_leaving_from_turn_six(round_: int, bonus: i
     colour = state["companies"][0]
     put(state, 0, board.GUARD[colour], load=0)
     after = play(state, 0, {"type": "move", "cart": 0, "path": [board.GATE[colour]]})
-    assert rules.score_breakdown(after, 0) == {"delivered": 0, "carts_out": 1,
-                                               "speed_bonus": bonus}
+    assert rules.score_breakdown(after, 0) == {"delivered": 0, "carts_out": 1, "speed_bonus": bonus}
     put(state, 0, board.GUARD[colour], load=1)
     loaded = play(state, 0, {"type": "move", "cart": 0, "path": [board.GATE[colour]]})
     assert rules.score_breakdown(loaded, 0)["speed_bonus"] == 0
@@ -865,8 +925,10 @@ def test_score_is_completed_orders_plus_carts_out() -> None:
 
 def test_ties_go_to_the_first_player_to_bring_a_cart_out() -> None:
     state = clear_city(new_state(2))
-    state["exits"] = [{"seat": 1, "cart": 15, "round": 4, "bonus": 0, "load": 0},
-                      {"seat": 0, "cart": 0, "round": 5, "bonus": 0, "load": 0}]
+    state["exits"] = [
+        {"seat": 1, "cart": 15, "round": 4, "bonus": 0, "load": 0},
+        {"seat": 0, "cart": 0, "round": 5, "bonus": 0, "load": 0},
+    ]
     result = game.result(finish(state))
     assert result["scores"] == [1, 1]
     assert result["winners"] == [1] and result["ranking"] == [1, 0]
@@ -896,13 +958,13 @@ def test_bot_game_runs_to_the_end_of_turn_ten(bot_games: dict, players: int) -> 
     result = game.result(state)
     assert len(result["scores"]) == players
     assert sorted(result["ranking"]) == list(range(players))
-    assert all(isinstance(e["type"], str) and "." not in e["type"] and "actor" in e
-               for e in events)
+    assert all(isinstance(e["type"], str) and "." not in e["type"] and "actor" in e for e in events)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_states_are_json_and_folding_the_events_gives_the_final_state(
-        bot_games: dict, players: int) -> None:
+    bot_games: dict, players: int
+) -> None:
     final, events = bot_games[players]
     assert fold(game, events) == final
     state: dict[str, Any] = {}
@@ -934,7 +996,8 @@ def sample_states(events: list[dict[str, Any]], every: int):
 
 @pytest.mark.parametrize("players", [2, 6])
 def test_every_legal_action_is_accepted_and_auto_action_is_legal(
-        bot_games: dict, players: int) -> None:
+    bot_games: dict, players: int
+) -> None:
     _, events = bot_games[players]
     rng = random.Random(0)
     checked = 0
@@ -960,49 +1023,70 @@ def test_acting_out_of_turn_is_refused(bot_games: dict) -> None:
 
 
 GARBAGE: list[Any] = [
-    None, 3, "move", [], {}, {"type": 5}, {"type": "fly"}, {"type": "move"},
-    {"type": "move", "cart": "0", "path": [1]}, {"type": "move", "cart": 0, "path": "12"},
-    {"type": "move", "cart": 0, "path": []}, {"type": "move", "cart": 0, "path": [10**9]},
-    {"type": "move", "cart": 0, "path": [True]}, {"type": "move", "cart": -1, "path": [1]},
-    {"type": "move", "cart": 999, "path": [1]}, {"type": "move", "cart": 30, "path": [1]},
-    {"type": "move", "cart": 0, "path": [[1]]}, {"type": "move", "cart": 0, "path": [1.5]},
-    {"type": "unload", "cart": 0}, {"type": "unload", "cart": 0, "count": -2},
-    {"type": "unload", "cart": 0, "count": 2.0}, {"type": "transfer", "from": 0},
+    None,
+    3,
+    "move",
+    [],
+    {},
+    {"type": 5},
+    {"type": "fly"},
+    {"type": "move"},
+    {"type": "move", "cart": "0", "path": [1]},
+    {"type": "move", "cart": 0, "path": "12"},
+    {"type": "move", "cart": 0, "path": []},
+    {"type": "move", "cart": 0, "path": [10**9]},
+    {"type": "move", "cart": 0, "path": [True]},
+    {"type": "move", "cart": -1, "path": [1]},
+    {"type": "move", "cart": 999, "path": [1]},
+    {"type": "move", "cart": 30, "path": [1]},
+    {"type": "move", "cart": 0, "path": [[1]]},
+    {"type": "move", "cart": 0, "path": [1.5]},
+    {"type": "unload", "cart": 0},
+    {"type": "unload", "cart": 0, "count": -2},
+    {"type": "unload", "cart": 0, "count": 2.0},
+    {"type": "transfer", "from": 0},
     {"type": "transfer", "from": 0, "to": 0, "count": 1},
-    {"type": "play_card"}, {"type": "play_card", "card": None},
-    {"type": "play_card", "card": -1}, {"type": "play_card", "card": 10**12},
-    {"type": "react"}, {"type": "react", "cancel": "yes"},
-    {"type": "brigands_move", "path": [1]}, {"type": "brigands_end"},
-    {"type": "wander", "cart": 0, "path": [1]}, {"type": "end_turn", "extra": {"x": []}},
+    {"type": "play_card"},
+    {"type": "play_card", "card": None},
+    {"type": "play_card", "card": -1},
+    {"type": "play_card", "card": 10**12},
+    {"type": "react"},
+    {"type": "react", "cancel": "yes"},
+    {"type": "brigands_move", "path": [1]},
+    {"type": "brigands_end"},
+    {"type": "wander", "cart": 0, "path": [1]},
+    {"type": "end_turn", "extra": {"x": []}},
 ]
 
 
 @pytest.mark.parametrize("action", GARBAGE, ids=[repr(a)[:40] for a in GARBAGE])
 def test_malformed_actions_raise_only_illegal_action(action: Any) -> None:
     states = [new_state(3)]
-    for hand_kind in ("bonus_gift", "breakdown", "collision", "bribe", "unexpected_obstacle",
-                      "clear_the_way", "unfair_competition", "delivery_error", "brigands"):
+    for hand_kind in (
+        "bonus_gift",
+        "breakdown",
+        "collision",
+        "bribe",
+        "unexpected_obstacle",
+        "clear_the_way",
+        "unfair_competition",
+        "delivery_error",
+        "brigands",
+    ):
         state = card_state({0: [hand_kind]})
         states.append(state)
     for state in states:
         for seat in (0, 1, 7, -1):
-            try:
+            with contextlib.suppress(IllegalAction):
                 game.decide(state, seat, action, random.Random(0))
-            except IllegalAction:
-                pass
-            if isinstance(action, dict) and action.get("type") == "play_card" and state[
-                    "hands"][0]:
+            if isinstance(action, dict) and action.get("type") == "play_card" and state["hands"][0]:
                 card_action = {**action, "card": state["hands"][0][0]}
-                try:
+                with contextlib.suppress(IllegalAction):
                     game.decide(state, 0, card_action, random.Random(0))
-                except IllegalAction:
-                    pass
                 for key in ("shop", "target", "space", "cart", "targets"):
                     for junk in (None, "x", -5, 10**6, [1, 2, 3], True, 2.5):
-                        try:
+                        with contextlib.suppress(IllegalAction):
                             game.decide(state, 0, {**card_action, key: junk}, random.Random(0))
-                        except IllegalAction:
-                            pass
 
 
 def test_reason_codes_for_unknown_and_malformed_actions() -> None:
@@ -1036,8 +1120,7 @@ def test_setup_and_draw_events_are_redacted_for_everyone_else(bot_games: dict) -
     for event in events:
         for seat in (0, 1, 2, 3, None):
             shown = game.redact_event(event, seat)
-            assert "order" not in shown or shown["type"] not in ("deck_shuffled",
-                                                                 "deck_reshuffled")
+            assert "order" not in shown or shown["type"] not in ("deck_shuffled", "deck_reshuffled")
             if event["type"] in ("cards_dealt", "card_drawn"):
                 if event["seat"] == seat:
                     assert shown == event
@@ -1058,13 +1141,14 @@ def test_reaction_window_is_open_only_to_the_targeted_player() -> None:
     state = card_state({0: ["breakdown"], 1: ["lucky_break"], 2: ["lucky_break"]})
     rival = next(c["id"] for c in state["carts"] if c["owner"] == 1)
     put(state, rival, city_lane(1)[0])
-    window = play(state, 0, {"type": "play_card", "card": state["hands"][0][0],
-                             "target": rival})
+    window = play(state, 0, {"type": "play_card", "card": state["hands"][0][0], "target": rival})
     assert game.pending(window) == [1]
     assert refused(window, 2, {"type": "react", "cancel": True}) == "not_your_turn"
     assert refused(window, 0, {"type": "end_turn"}) == "not_your_turn"
-    assert game.legal_actions(window, 1) == [{"type": "react", "cancel": True},
-                                             {"type": "react", "cancel": False}]
+    assert game.legal_actions(window, 1) == [
+        {"type": "react", "cancel": True},
+        {"type": "react", "cancel": False},
+    ]
     assert game.auto_action(window, 1, random.Random(0)) == {"type": "react", "cancel": True}
 
 
@@ -1076,9 +1160,14 @@ def test_package_imports_no_django_and_no_random_at_runtime() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; import games.rules.brillance; "
-            "assert 'django' not in sys.modules; "
-            "import games.rules.brillance.rules as r, games.rules.brillance.bot as b; "
-            "assert not hasattr(r, 'random') and not hasattr(b, 'random')")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(
-        __import__("pathlib").Path(__file__).resolve().parents[2]))
+    code = (
+        "import sys; import games.rules.brillance; "
+        "assert 'django' not in sys.modules; "
+        "import games.rules.brillance.rules as r, games.rules.brillance.bot as b; "
+        "assert not hasattr(r, 'random') and not hasattr(b, 'random')"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]),
+    )

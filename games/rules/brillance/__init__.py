@@ -30,7 +30,23 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
 __all__ = [
-    "SLUG", "NAME", "VERSION", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS",
-    "normalize_options", "material", "setup", "evolve", "decide", "system_step",
-    "pending", "legal_actions", "auto_action", "view", "redact_event", "is_over", "result",
+    "SLUG",
+    "NAME",
+    "VERSION",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "OPTIONS",
+    "normalize_options",
+    "material",
+    "setup",
+    "evolve",
+    "decide",
+    "system_step",
+    "pending",
+    "legal_actions",
+    "auto_action",
+    "view",
+    "redact_event",
+    "is_over",
+    "result",
 ]

@@ -27,8 +27,14 @@ from typing import Any
 COMPANIES: list[str] = ["yellow", "blue", "orange", "green", "red", "purple"]
 START_LETTERS = "ybogrp"
 DELIVERY_LETTERS = "YBOGRP"
-GATE_NAMES = ["North-West Gate", "North-East Gate", "East Gate", "South-East Gate",
-              "South-West Gate", "West Gate"]
+GATE_NAMES = [
+    "North-West Gate",
+    "North-East Gate",
+    "East Gate",
+    "South-East Gate",
+    "South-West Gate",
+    "West Gate",
+]
 
 MAP: list[str] = [
     "          y           b",
@@ -37,23 +43,23 @@ MAP: list[str] = [
     "          y           b",
     "          y           b",
     "     #####+###########+#####",
-    "     #....0..B..P..R..1.P..#",
-    "     #.###.###.###Y###.###.#",
-    "     #.###O###.###.###.###.#",
-    "ppppp+5..B..P..G....Y......#",
-    "     #.###G###.###.###Y###.#",
-    "     #......O...R...G..R...#",
-    "     #~~=~~~~=~~~~~=~~~~=~~#",
-    "     #~~=~~,,,,,,,O,B,~~=~~#",
-    "     #~~=~~,####C####G~~=~~#",
-    "     #~~=~~,,,,Y,,R,P,~~=~~#",
-    "     #~~=~~~~=~~~~~=~~~~=~~#",
-    "     #.G....B...G..........#",
+    "     #....0..G..P..R..1.O..#",
     "     #.###.###.###.###.###.#",
-    "     #...B..O..O.Y.....P..2+ooooo",
-    "     #O###.###.###.###.###.#",
-    "     #.###.###.###P###.###R#",
-    "     #....4....R....B.3..Y.#",
+    "     #.###O###.###O###.###.#",
+    "ppppp+5..B.....B....YP.....#",
+    "     #.###G###.###.###.###.#",
+    "     #......Y...R...R......#",
+    "     #~~=~~~~=~~~~~=~~~~=~~#",
+    "     #~~=~~,,,,,,,O,G,~~=~~#",
+    "     #~~=~~,####C####B~~=~~#",
+    "     #~~=~~,,,,P,,R,Y,~~=~~#",
+    "     #~~=~~~~=~~~~~=~~~~=~~#",
+    "     #.R...GY...B..........#",
+    "     #.###.###.###.###.###.#",
+    "     #.....B.P.G.Y..P..P..2+ooooo",
+    "     #.###.###.###.###.###.#",
+    "     #G###.###.###.###.###R#",
+    "     #.O..4....B...O..3..Y.#",
     "     #####+###########+#####",
     "          r           g",
     "          r           g",
@@ -73,12 +79,42 @@ BRIDGE_NAMES: dict[tuple[int, int], str] = {
 }
 
 SHOP_TRADES: list[str] = [
-    "Baker", "Weaver", "Cooper", "Tanner", "Chandler", "Apothecary",
-    "Goldsmith", "Cutler", "Potter", "Glazier", "Hatter", "Saddler",
-    "Brewer", "Vintner", "Butcher", "Fishmonger", "Cheesemonger", "Grocer",
-    "Draper", "Mercer", "Cobbler", "Bookbinder", "Scrivener", "Locksmith",
-    "Wheelwright", "Ropemaker", "Dyer", "Furrier", "Perfumer", "Spicer",
-    "Armourer", "Bowyer", "Fletcher", "Tinker", "Barber", "Jeweller",
+    "Baker",
+    "Weaver",
+    "Cooper",
+    "Tanner",
+    "Chandler",
+    "Apothecary",
+    "Goldsmith",
+    "Cutler",
+    "Potter",
+    "Glazier",
+    "Hatter",
+    "Saddler",
+    "Brewer",
+    "Vintner",
+    "Butcher",
+    "Fishmonger",
+    "Cheesemonger",
+    "Grocer",
+    "Draper",
+    "Mercer",
+    "Cobbler",
+    "Bookbinder",
+    "Scrivener",
+    "Locksmith",
+    "Wheelwright",
+    "Ropemaker",
+    "Dyer",
+    "Furrier",
+    "Perfumer",
+    "Spicer",
+    "Armourer",
+    "Bowyer",
+    "Fletcher",
+    "Tinker",
+    "Barber",
+    "Jeweller",
 ]
 
 
@@ -135,8 +171,17 @@ def build_board(grid: list[str]) -> dict[str, Any]:
                 continue
             kind, colour = _kind(ch)
             ids[(x, y)] = len(spaces)
-            spaces.append({"id": len(spaces), "kind": kind, "colour": colour, "name": "",
-                           "x": x, "y": y, "island": (x, y) in island})
+            spaces.append(
+                {
+                    "id": len(spaces),
+                    "kind": kind,
+                    "colour": colour,
+                    "name": "",
+                    "x": x,
+                    "y": y,
+                    "island": (x, y) in island,
+                }
+            )
     streets: list[list[int]] = []
     for (x, y), sid in ids.items():
         for dx, dy in ((1, 0), (0, 1)):
@@ -149,16 +194,24 @@ def build_board(grid: list[str]) -> dict[str, Any]:
     streets.sort()
     for sp in spaces:
         if sp["kind"] == "gate":  # a gate takes the colour of the guard beside it
-            guards = [spaces[ids[(sp["x"] + dx, sp["y"] + dy)]] for dx, dy in
-                      ((1, 0), (-1, 0), (0, 1), (0, -1)) if (sp["x"] + dx, sp["y"] + dy) in ids]
+            guards = [
+                spaces[ids[(sp["x"] + dx, sp["y"] + dy)]]
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if (sp["x"] + dx, sp["y"] + dy) in ids
+            ]
             sp["colour"] = next(g["colour"] for g in guards if g["kind"] == "guard")
     _name_spaces(grid, spaces, ids)
-    return {"width": max(len(r) for r in grid), "height": len(grid), "spaces": spaces,
-            "streets": streets}
+    return {
+        "width": max(len(r) for r in grid),
+        "height": len(grid),
+        "spaces": spaces,
+        "streets": streets,
+    }
 
 
-def _name_spaces(grid: list[str], spaces: list[dict[str, Any]],
-                 ids: dict[tuple[int, int], int]) -> None:
+def _name_spaces(
+    grid: list[str], spaces: list[dict[str, Any]], ids: dict[tuple[int, int], int]
+) -> None:
     """Give every space a readable name (gates, camps, shops, bridges, lanes)."""
     shop_count = 0
     # Camps are numbered from the gate outwards: sort by distance to the gate.
@@ -204,8 +257,9 @@ def neighbours_table(board: dict[str, Any]) -> list[list[int]]:
     return table
 
 
-def bfs(start: int, neighbours: list[list[int]], passable: Iterable[bool] | None = None
-        ) -> dict[int, int]:
+def bfs(
+    start: int, neighbours: list[list[int]], passable: Iterable[bool] | None = None
+) -> dict[int, int]:
     """Distances from ``start`` over spaces whose ``passable`` flag is true."""
     flags = list(passable) if passable is not None else None
     dist = {start: 0}
@@ -229,9 +283,13 @@ GUARD: dict[str, int] = {sp["colour"]: sp["id"] for sp in SPACES if sp["kind"] =
 GATE: dict[str, int] = {sp["colour"]: sp["id"] for sp in SPACES if sp["kind"] == "gate"}
 # Starting spaces of each company, nearest the gate first.
 CAMPS: dict[str, list[int]] = {
-    colour: [sp["id"] for sp in sorted(
-        (s for s in SPACES if s["kind"] == "start" and s["colour"] == colour),
-        key=lambda s: s["rank"])]
+    colour: [
+        sp["id"]
+        for sp in sorted(
+            (s for s in SPACES if s["kind"] == "start" and s["colour"] == colour),
+            key=lambda s: s["rank"],
+        )
+    ]
     for colour in COMPANIES
 }
 

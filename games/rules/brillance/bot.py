@@ -11,7 +11,7 @@ from collections import deque
 from typing import Any
 
 from ..base import Action, IllegalAction, Rng, Seat, State
-from .board import GATE, NEIGHBOURS, SPACES
+from .board import COMPANIES, GATE, NEIGHBOURS, SPACES
 from .cards import DECK
 from .rules import (
     _CARD_CHECKS,
@@ -66,21 +66,34 @@ def _static_blocked(state: State) -> set[int]:
     return blocked | set(state["obstacles"])
 
 
-def _distances_to(targets: list[int], colour: str, blocked: set[int]) -> dict[int, int]:
-    """Multi-source BFS from the targets over spaces a cart of ``colour`` may use."""
-    dist = {t: 0 for t in targets}
+def _usable_by(colour: str) -> list[bool]:
+    """Spaces a cart of ``colour`` may ever use (no castle, no other company's camp)."""
+    return [
+        sp["kind"] != "castle" and not (sp["kind"] in ("start", "gate") and sp["colour"] != colour)
+        for sp in SPACES
+    ]
+
+
+_USABLE = {colour: _usable_by(colour) for colour in COMPANIES}
+
+
+def _distances_to(targets: list[int], colour: str, blocked: set[int]) -> list[int]:
+    """Multi-source BFS from the targets over spaces a cart of ``colour`` may use;
+    a list indexed by space (FAR where unreachable)."""
+    free = list(_USABLE[colour])
+    for space in blocked:
+        free[space] = False
+    dist = [FAR] * len(SPACES)
+    for target in targets:
+        dist[target] = 0
     queue = deque(targets)
     while queue:
         here = queue.popleft()
+        step = dist[here] + 1
         for there in NEIGHBOURS[here]:
-            if there in dist or there in blocked:
-                continue
-            sp = SPACES[there]
-            if sp["kind"] == "castle" or (sp["kind"] in ("start", "gate")
-                                           and sp["colour"] != colour):
-                continue
-            dist[there] = dist[here] + 1
-            queue.append(there)
+            if free[there] and dist[there] == FAR:
+                dist[there] = step
+                queue.append(there)
     return dist
 
 
@@ -88,14 +101,18 @@ def _claim_shops(state: State, seat: Seat) -> dict[int, int]:
     """Give each loaded cart its own open shop, nearest pairs first, so the carts
     spread out instead of queueing behind each other for the same shop."""
     blocked = _static_blocked(state)
-    open_shops = {shop["space"] for shop in state["shops"]
-                  if shop["colour"] == state["companies"][seat] and remaining_order(shop) > 0}
+    colour = state["companies"][seat]
+    carts = [c for c in state["carts"] if c["owner"] == seat and not c["out"] and c["load"] > 0]
     pairs = []
-    for cart in state["carts"]:
-        if cart["owner"] != seat or cart["out"] or cart["load"] == 0:
-            continue
-        dist = _distances_to([cart["space"]], cart["colour"], blocked - {cart["space"]})
-        pairs += [(dist[space], cart["id"], space) for space in open_shops if space in dist]
+    if carts:
+        for shop in state["shops"]:
+            if shop["colour"] == colour and remaining_order(shop) > 0:
+                dist = _distances_to([shop["space"]], colour, blocked)
+                pairs += [
+                    (dist[c["space"]], c["id"], shop["space"])
+                    for c in carts
+                    if dist[c["space"]] < FAR
+                ]
     claims: dict[int, int] = {}
     for _, cart_id, space in sorted(pairs):
         if cart_id not in claims and space not in claims.values():
@@ -103,8 +120,7 @@ def _claim_shops(state: State, seat: Seat) -> dict[int, int]:
     return claims
 
 
-def _cart_targets(state: State, cart: dict[str, Any], claim: int | None
-                  ) -> tuple[list[int], bool]:
+def _cart_targets(state: State, cart: dict[str, Any], claim: int | None) -> tuple[list[int], bool]:
     """Where this cart should head: its claimed shop (else any open shop), or its
     gate to leave."""
     colour = cart["colour"]
@@ -113,8 +129,11 @@ def _cart_targets(state: State, cart: dict[str, Any], claim: int | None
     if claimed is not None and not (last_round and remaining_order(claimed) > cart["load"]):
         return [claimed["space"]], False
     if cart["load"] > 0:
-        shops = [shop for shop in state["shops"]
-                 if shop["colour"] == colour and remaining_order(shop) > 0]
+        shops = [
+            shop
+            for shop in state["shops"]
+            if shop["colour"] == colour and remaining_order(shop) > 0
+        ]
         if state["round"] == ROUNDS and cart["entered"]:
             shops = [shop for shop in shops if remaining_order(shop) <= cart["load"]]
         if shops:
@@ -143,20 +162,20 @@ def _cart_action(state: State, cart: dict[str, Any], claim: int | None) -> Actio
         in_reach = [t for t in targets if t in options]
         if not in_reach and exit_space in options:
             return {"type": "move", "cart": cart["id"], "path": options[exit_space]}
-    static = _distances_to(targets, cart["colour"], _static_blocked(state))
+    static = _distances_to(targets, cart["colour"], _static_blocked(state) - {cart["space"]})
     live = _distances_to(targets, cart["colour"], occupied_spaces(state) - {cart["space"]})
     # Follow today's free route unless it is a long detour around carts that will
     # move anyway; otherwise wait in line along the usual route.
-    dist = live if live.get(cart["space"], FAR) <= static.get(cart["space"], FAR) + 6 else static
-    here = dist.get(cart["space"], FAR)
+    dist = live if live[cart["space"]] <= static[cart["space"]] + 6 else static
+    here = dist[cart["space"]]
 
     def badness(space: int) -> tuple[int, int, int]:
         sp = SPACES[space]
         foreign = sp["kind"] == "delivery" and sp["colour"] != cart["colour"]
-        return (dist.get(space, FAR), int(foreign), len(options[space]))
+        return (dist[space], int(foreign), len(options[space]))
 
     best = min(options, key=lambda space: (badness(space), space))
-    if dist.get(best, FAR) >= here:
+    if dist[best] >= here:
         return None
     return {"type": "move", "cart": cart["id"], "path": options[best]}
 
@@ -178,8 +197,12 @@ def _brigands_action(state: State, seat: Seat) -> Action:
     def gain(space: int) -> int:
         total = 0
         for cart in state["carts"]:
-            if (cart["space"] in NEIGHBOURS[space] and cart["owner"] is not None
-                    and cart["load"] > 0 and cart["id"] not in robbed):
+            if (
+                cart["space"] in NEIGHBOURS[space]
+                and cart["owner"] is not None
+                and cart["load"] > 0
+                and cart["id"] not in robbed
+            ):
                 total += -2 if cart["owner"] == seat else 1
         return total
 
@@ -223,8 +246,9 @@ def _useful_card(state: State, seat: Seat) -> Action | None:
     return None
 
 
-def _card_choice(state: State, seat: Seat, card: int, colour: str, leader: int | None
-                 ) -> Action | None:
+def _card_choice(
+    state: State, seat: Seat, card: int, colour: str, leader: int | None
+) -> Action | None:
     kind = DECK[card]
     shops = state["shops"]
     if kind == "bonus_gift":
@@ -237,8 +261,11 @@ def _card_choice(state: State, seat: Seat, card: int, colour: str, leader: int |
         rival = state["companies"][leader]
         for shop in shops:
             if shop["colour"] == rival and remaining_order(shop) > 0:
-                action = (_try(state, seat, card, shop=shop["id"]) if kind == "delivery_error"
-                          else _try(state, seat, card, space=shop["space"]))
+                action = (
+                    _try(state, seat, card, shop=shop["id"])
+                    if kind == "delivery_error"
+                    else _try(state, seat, card, space=shop["space"])
+                )
                 if action:
                     return action
     if kind == "breakdown" and leader is not None:
@@ -251,13 +278,18 @@ def _card_choice(state: State, seat: Seat, card: int, colour: str, leader: int |
         for cart in state["carts"]:
             if cart["owner"] != seat or cart["space"] is None:
                 continue
-            for victim in [BRIGANDS] + [c["id"] for c in state["carts"]]:
+            near = NEIGHBOURS[cart["space"]]
+            victims = [c["id"] for c in state["carts"] if c["space"] in near and c["load"]]
+            if state["brigands"]["space"] in near:
+                victims.append(BRIGANDS)
+            for victim in victims:
                 action = _try(state, seat, card, cart=cart["id"], target=victim)
                 if action:
                     return action
     if kind == "collision":
-        others = [c for c in state["carts"] if c["owner"] not in (None, seat)
-                  and c["space"] is not None]
+        others = [
+            c for c in state["carts"] if c["owner"] not in (None, seat) and c["space"] is not None
+        ]
         for a in others:
             for b in others:
                 if a["id"] < b["id"] and b["space"] in NEIGHBOURS[a["space"]]:

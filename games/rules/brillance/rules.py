@@ -29,22 +29,30 @@ ORDER_TOKENS = [2, 2, 2, 3, 3, 3]
 WANDERING_SPACES = {2: 3, 3: 3, 4: 2, 5: 1}
 SPEED_BONUS = {6: 6, 7: 4, 8: 3, 9: 2, 10: 1}
 # Which companies play, for each player count: gates spread around the wall.
-PLAYER_COMPANIES = {2: [0, 3], 3: [0, 2, 4], 4: [0, 1, 3, 4], 5: [0, 1, 2, 3, 4],
-                    6: [0, 1, 2, 3, 4, 5]}
+PLAYER_COMPANIES = {
+    2: [0, 3],
+    3: [0, 2, 4],
+    4: [0, 1, 3, 4],
+    5: [0, 1, 2, 3, 4],
+    6: [0, 1, 2, 3, 4, 5],
+}
 
 OPTIONS: dict[str, Any] = {
     "wandering_competitors": {
-        "type": "boolean", "default": False,
+        "type": "boolean",
+        "default": False,
         "description": "After moving their carts, a player may move the non-player companies' "
-                       "carts 3 spaces (2-3 players), 2 (4 players) or 1 (5 players).",
+        "carts 3 spaces (2-3 players), 2 (4 players) or 1 (5 players).",
     },
     "speed_bonus": {
-        "type": "boolean", "default": False,
+        "type": "boolean",
+        "default": False,
         "description": "4+ players: an empty cart leaving the city in turn 6/7/8/9/10 "
-                       "scores 6/4/3/2/1 extra points.",
+        "scores 6/4/3/2/1 extra points.",
     },
     "one_card_per_turn": {
-        "type": "boolean", "default": False,
+        "type": "boolean",
+        "default": False,
         "description": "Designer's variant: at most one event card per turn (Bribe excepted).",
     },
 }
@@ -88,12 +96,18 @@ def setup(num_players: int, options: dict[str, Any], rng: Rng) -> list[Event]:
     deck = list(range(len(DECK)))
     rng.shuffle(deck)
     events: list[Event] = [
-        {"type": "game_started", "actor": None, "num_players": num_players,
-         "options": options, "companies": [COMPANIES[c] for c in companies], "orders": orders},
+        {
+            "type": "game_started",
+            "actor": None,
+            "num_players": num_players,
+            "options": options,
+            "companies": [COMPANIES[c] for c in companies],
+            "orders": orders,
+        },
         {"type": "deck_shuffled", "actor": None, "order": deck},
     ]
     for seat in range(num_players):
-        hand = deck[seat * OPENING_HAND:(seat + 1) * OPENING_HAND]
+        hand = deck[seat * OPENING_HAND : (seat + 1) * OPENING_HAND]
         events.append({"type": "cards_dealt", "actor": None, "seat": seat, "cards": hand})
     events.append({"type": "turn_started", "actor": 0, "seat": 0, "round": 1})
     return events
@@ -111,8 +125,18 @@ def _initial_state(event: Event) -> State:
             n = order_index.get(colour, 0)
             order = event["orders"][players.index(colour)][n]
             order_index[colour] = n + 1
-        shops.append({"id": len(shops), "space": sid, "colour": colour, "order": order,
-                      "minus": False, "plus": False, "delivered": 0, "filled": False})
+        shops.append(
+            {
+                "id": len(shops),
+                "space": sid,
+                "colour": colour,
+                "order": order,
+                "minus": False,
+                "plus": False,
+                "delivered": 0,
+                "filled": False,
+            }
+        )
     carts = []
     for company, colour in enumerate(COMPANIES):
         if colour in players:
@@ -121,24 +145,47 @@ def _initial_state(event: Event) -> State:
             load = CART_CAPACITY
         else:
             owner = None
-            places = [s["space"] for s in shops if s["colour"] == colour
-                      and not SPACES[s["space"]]["island"]]
+            places = [
+                s["space"]
+                for s in shops
+                if s["colour"] == colour and not SPACES[s["space"]]["island"]
+            ]
             load = 0
         for n in range(CARTS_PER_COMPANY):
-            carts.append({"id": company * CARTS_PER_COMPANY + n, "colour": colour,
-                          "owner": owner, "space": places[n], "load": load, "points": 0,
-                          "entered": owner is None, "out": False, "immobile": False,
-                          "stay": None})
+            carts.append(
+                {
+                    "id": company * CARTS_PER_COMPANY + n,
+                    "colour": colour,
+                    "owner": owner,
+                    "space": places[n],
+                    "load": load,
+                    "points": 0,
+                    "entered": owner is None,
+                    "out": False,
+                    "immobile": False,
+                    "stay": None,
+                }
+            )
     return {
-        "num_players": event["num_players"], "options": event["options"],
-        "companies": players, "round": 1, "current": 0, "phase": "main",
+        "num_players": event["num_players"],
+        "options": event["options"],
+        "companies": players,
+        "round": 1,
+        "current": 0,
+        "phase": "main",
         "carts": carts,
-        "brigands": {"space": CASTLE, "loot": 0, "active": False, "points": 0,
-                     "immobile": False},
-        "shops": shops, "obstacles": [], "deck": [], "discard": [],
-        "hands": [[] for _ in players], "reaction": None,
+        "brigands": {"space": CASTLE, "loot": 0, "active": False, "points": 0, "immobile": False},
+        "shops": shops,
+        "obstacles": [],
+        "deck": [],
+        "discard": [],
+        "hands": [[] for _ in players],
+        "reaction": None,
         "turn": _fresh_turn(event["num_players"], event["options"]),
-        "exits": [], "card_plays": 0, "stolen": 0, "over": False,
+        "exits": [],
+        "card_plays": 0,
+        "stolen": 0,
+        "over": False,
     }
 
 
@@ -148,8 +195,13 @@ def _shop_spaces() -> list[int]:
 
 def _fresh_turn(num_players: int, options: dict[str, Any]) -> dict[str, Any]:
     wander = WANDERING_SPACES.get(num_players, 0) if options["wandering_competitors"] else 0
-    return {"wander_left": wander, "cards_played": 0, "carts_done": False, "robbed": [],
-            "after_brigands": "main"}
+    return {
+        "wander_left": wander,
+        "cards_played": 0,
+        "carts_done": False,
+        "robbed": [],
+        "after_brigands": "main",
+    }
 
 
 # ---------------------------------------------------------------- evolve
@@ -190,7 +242,7 @@ def _ev_cards_dealt(state: State, event: Event) -> State:
     cards = event["cards"]
     hands = list(state["hands"])
     hands[event["seat"]] = hands[event["seat"]] + list(cards)
-    return {**state, "hands": hands, "deck": state["deck"][len(cards):]}
+    return {**state, "hands": hands, "deck": state["deck"][len(cards) :]}
 
 
 def _ev_card_drawn(state: State, event: Event) -> State:
@@ -204,8 +256,9 @@ def _ev_turn_started(state: State, event: Event) -> State:
     for cart in state["carts"]:
         if cart["owner"] == seat and cart["space"] is not None:
             space = cart["space"]
-            foreign = SPACES[space]["kind"] == "delivery" and SPACES[space]["colour"] != cart[
-                "colour"]
+            foreign = (
+                SPACES[space]["kind"] == "delivery" and SPACES[space]["colour"] != cart["colour"]
+            )
             cart = {**cart, "points": points, "stay": space if foreign else None}
         carts.append(cart)
     brigands = state["brigands"]
@@ -213,8 +266,15 @@ def _ev_turn_started(state: State, event: Event) -> State:
     if brigands["active"]:
         phase = "brigands"
         brigands = {**brigands, "points": ACTION_POINTS}
-    return {**state, "round": round_, "current": seat, "phase": phase, "carts": carts,
-            "brigands": brigands, "turn": _fresh_turn(state["num_players"], state["options"])}
+    return {
+        **state,
+        "round": round_,
+        "current": seat,
+        "phase": phase,
+        "carts": carts,
+        "brigands": brigands,
+        "turn": _fresh_turn(state["num_players"], state["options"]),
+    }
 
 
 def _ev_brigands_stalled(state: State, event: Event) -> State:
@@ -226,22 +286,29 @@ def _ev_cart_moved(state: State, event: Event) -> State:
     cart = state["carts"][event["cart"]]
     path = event["path"]
     entered = cart["entered"] or any(SPACES[s]["kind"] not in OUTSIDE_KINDS for s in path)
-    return _with_cart(state, event["cart"], space=path[-1], points=cart["points"] - len(path),
-                      entered=entered)
+    return _with_cart(
+        state, event["cart"], space=path[-1], points=cart["points"] - len(path), entered=entered
+    )
 
 
 def _ev_cart_left_city(state: State, event: Event) -> State:
     state = _with_cart(state, event["cart"], space=None, out=True, load=0, points=0)
-    exit_record = {"seat": event["actor"], "cart": event["cart"], "round": state["round"],
-                   "bonus": event["bonus"], "load": event["load"]}
+    exit_record = {
+        "seat": event["actor"],
+        "cart": event["cart"],
+        "round": state["round"],
+        "bonus": event["bonus"],
+        "load": event["load"],
+    }
     return {**state, "exits": state["exits"] + [exit_record]}
 
 
 def _ev_merchandise_unloaded(state: State, event: Event) -> State:
     cart = state["carts"][event["cart"]]
     count = event["count"]
-    state = _with_cart(state, event["cart"], load=cart["load"] - count,
-                       points=cart["points"] - count)
+    state = _with_cart(
+        state, event["cart"], load=cart["load"] - count, points=cart["points"] - count
+    )
     shops = list(state["shops"])
     shop = shops[event["shop"]]
     shops[event["shop"]] = {**shop, "delivered": shop["delivered"] + count}
@@ -258,8 +325,9 @@ def _ev_merchandise_transferred(state: State, event: Event) -> State:
     giver = state["carts"][event["from"]]
     taker = state["carts"][event["to"]]
     count = event["count"]
-    state = _with_cart(state, giver["id"], load=giver["load"] - count,
-                       points=giver["points"] - count)
+    state = _with_cart(
+        state, giver["id"], load=giver["load"] - count, points=giver["points"] - count
+    )
     return _with_cart(state, taker["id"], load=taker["load"] + count)
 
 
@@ -270,9 +338,19 @@ def _ev_card_played(state: State, event: Event) -> State:
     turn = state["turn"]
     if event["kind"] != "bribe":
         turn = {**turn, "cards_played": turn["cards_played"] + 1}
-    return {**state, "hands": hands, "turn": turn, "card_plays": state["card_plays"] + 1,
-            "reaction": {"card": event["card"], "kind": event["kind"], "player": seat,
-                         "play": event["play"], "seats": []}}
+    return {
+        **state,
+        "hands": hands,
+        "turn": turn,
+        "card_plays": state["card_plays"] + 1,
+        "reaction": {
+            "card": event["card"],
+            "kind": event["kind"],
+            "player": seat,
+            "play": event["play"],
+            "seats": [],
+        },
+    }
 
 
 def _ev_reaction_window_opened(state: State, event: Event) -> State:
@@ -289,13 +367,17 @@ def _ev_card_cancelled(state: State, event: Event) -> State:
     hands = list(state["hands"])
     hands[seat] = [c for c in hands[seat] if c != event["lucky_break"]]
     discard = state["discard"] + [state["reaction"]["card"], event["lucky_break"]]
-    return {**state, "hands": hands, "discard": discard, "reaction": None,
-            "card_plays": state["card_plays"] + 1}
+    return {
+        **state,
+        "hands": hands,
+        "discard": discard,
+        "reaction": None,
+        "card_plays": state["card_plays"] + 1,
+    }
 
 
 def _ev_card_resolved(state: State, event: Event) -> State:
-    return {**state, "discard": state["discard"] + [state["reaction"]["card"]],
-            "reaction": None}
+    return {**state, "discard": state["discard"] + [state["reaction"]["card"]], "reaction": None}
 
 
 def _ev_brigands_activated(state: State, event: Event) -> State:
@@ -352,8 +434,9 @@ def _ev_cart_bribed(state: State, event: Event) -> State:
 
 def _ev_brigands_moved(state: State, event: Event) -> State:
     brig = state["brigands"]
-    return _with(state, "brigands", space=event["path"][-1],
-                 points=brig["points"] - len(event["path"]))
+    return _with(
+        state, "brigands", space=event["path"][-1], points=brig["points"] - len(event["path"])
+    )
 
 
 def _ev_brigands_returned(state: State, event: Event) -> State:
@@ -369,8 +452,14 @@ def _ev_brigands_done(state: State, event: Event) -> State:
 def _ev_wandering_moved(state: State, event: Event) -> State:
     state = _with_cart(state, event["cart"], space=event["path"][-1])
     turn = state["turn"]
-    return {**state, "turn": {**turn, "wander_left": turn["wander_left"] - len(event["path"]),
-                              "carts_done": True}}
+    return {
+        **state,
+        "turn": {
+            **turn,
+            "wander_left": turn["wander_left"] - len(event["path"]),
+            "carts_done": True,
+        },
+    }
 
 
 def _ev_turn_ended(state: State, event: Event) -> State:
@@ -489,8 +578,9 @@ def is_exit_step(cart: dict[str, Any], here: int, there: int) -> bool:
     return cart["entered"] and here == GUARD[cart["colour"]] and there == GATE[cart["colour"]]
 
 
-def reachable(state: State, cart: dict[str, Any], budget: int,
-              taken: set[int] | None = None) -> dict[int, list[int]]:
+def reachable(
+    state: State, cart: dict[str, Any], budget: int, taken: set[int] | None = None
+) -> dict[int, list[int]]:
     """Every space where ``cart`` may end a move of at most ``budget`` steps, with
     one shortest path to it (BFS: no passing and no stopping on occupied spaces)."""
     taken = occupied_spaces(state) if taken is None else taken
@@ -600,8 +690,7 @@ def _space_list(action: Action, key: str = "path") -> list[int]:
     if not isinstance(value, list) or not value:
         raise IllegalAction("malformed_action", f"{key!r} must be a non-empty list of spaces")
     for space in value:
-        if not isinstance(space, int) or isinstance(space, bool) or not (
-                0 <= space < len(SPACES)):
+        if not isinstance(space, int) or isinstance(space, bool) or not (0 <= space < len(SPACES)):
             raise IllegalAction("malformed_action", f"{space!r} is not a space id")
     return value
 
@@ -636,8 +725,9 @@ def _require_main_phase(state: State) -> None:
 def _require_cart_phase(state: State) -> None:
     _require_main_phase(state)
     if state["turn"]["carts_done"]:
-        raise IllegalAction("carts_already_done",
-                            "after moving wandering competitors your carts stay put")
+        raise IllegalAction(
+            "carts_already_done", "after moving wandering competitors your carts stay put"
+        )
 
 
 def _check_walk(cart: dict[str, Any], path: list[int], taken: set[int]) -> bool:
@@ -678,8 +768,15 @@ def _decide_move(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
         bonus = 0
         if state["options"]["speed_bonus"] and load == 0:
             bonus = SPEED_BONUS.get(state["round"], 0)
-        em.emit({"type": "cart_left_city", "actor": seat, "cart": cart["id"], "load": load,
-                 "bonus": bonus})
+        em.emit(
+            {
+                "type": "cart_left_city",
+                "actor": seat,
+                "cart": cart["id"],
+                "load": load,
+                "bonus": bonus,
+            }
+        )
 
 
 def _decide_unload(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
@@ -700,11 +797,19 @@ def _decide_unload(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
         raise IllegalAction("exceeds_order", f"the shop wants only {remaining_order(shop)}")
     if count > cart["points"]:
         raise IllegalAction("no_action_points", "one action point per merchandise")
-    em.emit({"type": "merchandise_unloaded", "actor": seat, "cart": cart["id"],
-             "shop": shop["id"], "count": count})
+    em.emit(
+        {
+            "type": "merchandise_unloaded",
+            "actor": seat,
+            "cart": cart["id"],
+            "shop": shop["id"],
+            "count": count,
+        }
+    )
     if remaining_order(em.state["shops"][shop["id"]]) == 0:
-        em.emit({"type": "order_filled", "actor": seat, "shop": shop["id"],
-                 "points": shop["order"]})
+        em.emit(
+            {"type": "order_filled", "actor": seat, "shop": shop["id"], "points": shop["order"]}
+        )
 
 
 def _decide_transfer(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
@@ -723,8 +828,15 @@ def _decide_transfer(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None
         raise IllegalAction("cart_full", "a cart carries at most 3 merchandise")
     if count > giver["points"]:
         raise IllegalAction("no_action_points", "one action point per merchandise given")
-    em.emit({"type": "merchandise_transferred", "actor": seat, "from": giver["id"],
-             "to": taker["id"], "count": count})
+    em.emit(
+        {
+            "type": "merchandise_transferred",
+            "actor": seat,
+            "from": giver["id"],
+            "to": taker["id"],
+            "count": count,
+        }
+    )
 
 
 def _decide_wander(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
@@ -737,8 +849,9 @@ def _decide_wander(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
         raise IllegalAction("not_wandering_cart", "only non-player companies' carts wander")
     path = _space_list(action)
     if len(path) > state["turn"]["wander_left"]:
-        raise IllegalAction("no_action_points",
-                            f"{state['turn']['wander_left']} wandering spaces left")
+        raise IllegalAction(
+            "no_action_points", f"{state['turn']['wander_left']} wandering spaces left"
+        )
     _check_walk(cart, path, occupied_spaces(state))
     em.emit({"type": "wandering_moved", "actor": seat, "cart": cart["id"], "path": path})
 
@@ -771,8 +884,7 @@ def _decide_brigands_move(em: _Emitter, seat: Seat, action: Action, rng: Rng) ->
         raise IllegalAction("guard_space", "the brigands may not stop on a guard space")
     em.emit({"type": "brigands_moved", "actor": seat, "path": path})
     if here == CASTLE:
-        em.emit({"type": "brigands_returned", "actor": seat,
-                 "loot": em.state["brigands"]["loot"]})
+        em.emit({"type": "brigands_returned", "actor": seat, "loot": em.state["brigands"]["loot"]})
         return
     _brigands_rob(em, seat)
     brig = em.state["brigands"]
@@ -784,16 +896,20 @@ def _brigands_rob(em: _Emitter, seat: Seat) -> None:
     """Stopping beside loaded carts, the brigands take one from each (1 point each):
     opponents' carts of the mover first, then the mover's own, by cart id."""
     here = em.state["brigands"]["space"]
-    victims = [cart for cart in em.state["carts"]
-               if cart["space"] in NEIGHBOURS[here] and cart["owner"] is not None
-               and cart["load"] > 0 and cart["id"] not in em.state["turn"]["robbed"]]
+    victims = [
+        cart
+        for cart in em.state["carts"]
+        if cart["space"] in NEIGHBOURS[here]
+        and cart["owner"] is not None
+        and cart["load"] > 0
+        and cart["id"] not in em.state["turn"]["robbed"]
+    ]
     victims.sort(key=lambda cart: (cart["owner"] == seat, cart["id"]))
     for cart in victims:
         brig = em.state["brigands"]
         if brig["points"] <= 0 or brig["loot"] >= BRIGANDS_CAPACITY:
             break
-        em.emit({"type": "merchandise_stolen", "actor": seat, "from": cart["id"],
-                 "to": BRIGANDS})
+        em.emit({"type": "merchandise_stolen", "actor": seat, "from": cart["id"], "to": BRIGANDS})
 
 
 def _decide_brigands_end(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
@@ -810,12 +926,17 @@ def _decide_end_turn(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None
     state = em.state
     _require_main_phase(state)
     for cart in state["carts"]:
-        if (cart["owner"] == seat and cart["stay"] is not None
-                and cart["space"] == cart["stay"] and not cart["immobile"]
-                and reachable(state, cart, cart["points"])):
-            raise IllegalAction("must_leave_delivery_space",
-                                f"cart {cart['id']} may not stay a second turn on another "
-                                "company's delivery space")
+        if (
+            cart["owner"] == seat
+            and cart["stay"] is not None
+            and cart["space"] == cart["stay"]
+            and not cart["immobile"]
+            and reachable(state, cart, cart["points"])
+        ):
+            raise IllegalAction(
+                "must_leave_delivery_space",
+                f"cart {cart['id']} may not stay a second turn on another company's delivery space",
+            )
     _finish_turn(em, seat, rng)
 
 
@@ -829,15 +950,15 @@ def _finish_turn(em: _Emitter, seat: Seat, rng: Rng) -> None:
             rng.shuffle(order)
             em.emit({"type": "deck_reshuffled", "actor": None, "order": order})
         if em.state["deck"]:
-            em.emit({"type": "card_drawn", "actor": seat, "seat": seat,
-                     "card": em.state["deck"][0]})
+            em.emit(
+                {"type": "card_drawn", "actor": seat, "seat": seat, "card": em.state["deck"][0]}
+            )
     next_seat = (seat + 1) % state["num_players"]
     next_round = state["round"] + (1 if next_seat == 0 else 0)
     if next_round > ROUNDS:
         em.emit({"type": "game_ended", "actor": None, "scores": _scores(em.state)})
         return
-    em.emit({"type": "turn_started", "actor": next_seat, "seat": next_seat,
-             "round": next_round})
+    em.emit({"type": "turn_started", "actor": next_seat, "seat": next_seat, "round": next_round})
     brig = em.state["brigands"]
     if brig["active"] and brig["immobile"]:
         em.emit({"type": "brigands_stalled", "actor": next_seat})
@@ -855,8 +976,11 @@ def _decide_play_card(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> Non
     kind = DECK[card]
     if kind == "lucky_break":
         raise IllegalAction("only_as_reaction", "Lucky Break is played when a card hits you")
-    if (state["options"]["one_card_per_turn"] and kind != "bribe"
-            and state["turn"]["cards_played"] >= 1):
+    if (
+        state["options"]["one_card_per_turn"]
+        and kind != "bribe"
+        and state["turn"]["cards_played"] >= 1
+    ):
         raise IllegalAction("one_card_per_turn", "one event card per turn (Bribe excepted)")
     play, targets = _CARD_CHECKS[kind](state, seat, action)
     em.emit({"type": "card_played", "actor": seat, "card": card, "kind": kind, "play": play})
@@ -883,11 +1007,23 @@ def _resolve_card(em: _Emitter, seat: Seat) -> None:
     if kind == "brigands":
         em.emit({"type": "brigands_activated", "actor": player})
     elif kind == "unfair_competition":
-        em.emit({"type": "merchandise_stolen", "actor": player, "from": play["target"],
-                 "to": play["cart"]})
+        em.emit(
+            {
+                "type": "merchandise_stolen",
+                "actor": player,
+                "from": play["target"],
+                "to": play["cart"],
+            }
+        )
     elif kind in ("bonus_gift", "delivery_error"):
-        em.emit({"type": "shop_marked", "actor": player, "shop": play["shop"],
-                 "marker": -1 if kind == "bonus_gift" else 1})
+        em.emit(
+            {
+                "type": "shop_marked",
+                "actor": player,
+                "shop": play["shop"],
+                "marker": -1 if kind == "bonus_gift" else 1,
+            }
+        )
     elif kind == "breakdown":
         em.emit({"type": "cart_immobilised", "actor": player, "carts": [play["target"]]})
     elif kind == "collision":
@@ -897,8 +1033,9 @@ def _resolve_card(em: _Emitter, seat: Seat) -> None:
     elif kind == "clear_the_way":
         em.emit({"type": "obstacle_removed", "actor": player, "space": play["space"]})
     elif kind == "bribe":
-        em.emit({"type": "cart_bribed", "actor": player, "cart": play["target"],
-                 "space": play["space"]})
+        em.emit(
+            {"type": "cart_bribed", "actor": player, "cart": play["target"], "space": play["space"]}
+        )
 
 
 def _decide_react(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
@@ -910,8 +1047,15 @@ def _decide_react(em: _Emitter, seat: Seat, action: Action, rng: Rng) -> None:
         lucky = _lucky_break_in(state, seat)
         if lucky is None:
             raise IllegalAction("no_lucky_break", "you hold no Lucky Break")
-        em.emit({"type": "card_cancelled", "actor": seat, "card": state["reaction"]["card"],
-                 "kind": state["reaction"]["kind"], "lucky_break": lucky})
+        em.emit(
+            {
+                "type": "card_cancelled",
+                "actor": seat,
+                "card": state["reaction"]["card"],
+                "kind": state["reaction"]["kind"],
+                "lucky_break": lucky,
+            }
+        )
         return
     em.emit({"type": "reaction_declined", "actor": seat})
     if not em.state["reaction"]["seats"]:
@@ -926,15 +1070,17 @@ def _opponent_cart(state: State, seat: Seat, cart_id: int) -> dict[str, Any]:
     return cart
 
 
-def _check_brigands_card(state: State, seat: Seat, action: Action
-                         ) -> tuple[dict[str, Any], list[int]]:
+def _check_brigands_card(
+    state: State, seat: Seat, action: Action
+) -> tuple[dict[str, Any], list[int]]:
     if state["brigands"]["immobile"]:
         raise IllegalAction("brigands_immobilised", "the brigands are broken down")
     return {}, []
 
 
-def _check_unfair_competition(state: State, seat: Seat, action: Action
-                              ) -> tuple[dict[str, Any], list[int]]:
+def _check_unfair_competition(
+    state: State, seat: Seat, action: Action
+) -> tuple[dict[str, Any], list[int]]:
     cart = _own_cart(state, seat, action)
     target = _int(action, "target")
     if cart["load"] >= CART_CAPACITY:
@@ -942,8 +1088,11 @@ def _check_unfair_competition(state: State, seat: Seat, action: Action
     if cart["points"] < 1:
         raise IllegalAction("no_action_points", "stealing costs your cart 1 action point")
     if target == BRIGANDS:
-        victim_space, victim_load, owners = state["brigands"]["space"], state["brigands"][
-            "loot"], []
+        victim_space, victim_load, owners = (
+            state["brigands"]["space"],
+            state["brigands"]["loot"],
+            [],
+        )
     else:
         victim = _opponent_cart(state, seat, target)
         victim_space, victim_load, owners = victim["space"], victim["load"], [victim["owner"]]
@@ -961,8 +1110,9 @@ def _check_shop(state: State, seat: Seat, action: Action, own: bool) -> dict[str
     shop = state["shops"][index]
     colour = state["companies"][seat]
     if shop["order"] is None or (shop["colour"] == colour) != own:
-        raise IllegalAction("invalid_target", "Bonus Gift on your shops, Delivery Error on "
-                                              "an opponent's")
+        raise IllegalAction(
+            "invalid_target", "Bonus Gift on your shops, Delivery Error on an opponent's"
+        )
     if shop["delivered"] > 0 or shop["filled"]:
         raise IllegalAction("shop_already_delivered", "markers go on untouched orders only")
     if shop["minus" if own else "plus"]:
@@ -970,20 +1120,19 @@ def _check_shop(state: State, seat: Seat, action: Action, own: bool) -> dict[str
     return shop
 
 
-def _check_bonus_gift(state: State, seat: Seat, action: Action
-                      ) -> tuple[dict[str, Any], list[int]]:
+def _check_bonus_gift(state: State, seat: Seat, action: Action) -> tuple[dict[str, Any], list[int]]:
     shop = _check_shop(state, seat, action, own=True)
     return {"shop": shop["id"]}, []
 
 
-def _check_delivery_error(state: State, seat: Seat, action: Action
-                          ) -> tuple[dict[str, Any], list[int]]:
+def _check_delivery_error(
+    state: State, seat: Seat, action: Action
+) -> tuple[dict[str, Any], list[int]]:
     shop = _check_shop(state, seat, action, own=False)
     return {"shop": shop["id"]}, [state["companies"].index(shop["colour"])]
 
 
-def _check_breakdown(state: State, seat: Seat, action: Action
-                     ) -> tuple[dict[str, Any], list[int]]:
+def _check_breakdown(state: State, seat: Seat, action: Action) -> tuple[dict[str, Any], list[int]]:
     target = _int(action, "target")
     if target == BRIGANDS:
         if not state["brigands"]["active"]:
@@ -997,11 +1146,13 @@ def _check_breakdown(state: State, seat: Seat, action: Action
     return {"target": target}, [cart["owner"]]
 
 
-def _check_collision(state: State, seat: Seat, action: Action
-                     ) -> tuple[dict[str, Any], list[int]]:
+def _check_collision(state: State, seat: Seat, action: Action) -> tuple[dict[str, Any], list[int]]:
     targets = action.get("targets")
-    if (not isinstance(targets, list) or len(targets) != 2
-            or not all(isinstance(t, int) and not isinstance(t, bool) for t in targets)):
+    if (
+        not isinstance(targets, list)
+        or len(targets) != 2
+        or not all(isinstance(t, int) and not isinstance(t, bool) for t in targets)
+    ):
         raise IllegalAction("malformed_action", "'targets' must be two cart ids")
     first, second = (_opponent_cart(state, seat, t) for t in targets)
     if first["owner"] == second["owner"]:
@@ -1013,16 +1164,18 @@ def _check_collision(state: State, seat: Seat, action: Action
     return {"targets": sorted(targets)}, [first["owner"], second["owner"]]
 
 
-def _check_unexpected_obstacle(state: State, seat: Seat, action: Action
-                               ) -> tuple[dict[str, Any], list[int]]:
+def _check_unexpected_obstacle(
+    state: State, seat: Seat, action: Action
+) -> tuple[dict[str, Any], list[int]]:
     space = _space(action)
     if not is_empty_space(state, space):
         raise IllegalAction("not_empty_space", "the dwarf needs an empty city space")
     return {"space": space}, []
 
 
-def _check_clear_the_way(state: State, seat: Seat, action: Action
-                         ) -> tuple[dict[str, Any], list[int]]:
+def _check_clear_the_way(
+    state: State, seat: Seat, action: Action
+) -> tuple[dict[str, Any], list[int]]:
     space = _space(action)
     if space not in state["obstacles"]:
         raise IllegalAction("no_obstacle", "no drunken dwarf there")
@@ -1101,8 +1254,9 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
     if state["reaction"] is not None:
         return [{"type": "react", "cancel": True}, {"type": "react", "cancel": False}]
     if state["phase"] == "brigands":
-        actions: list[Action] = [{"type": "brigands_move", "path": path}
-                                 for path in brigands_reachable(state).values()]
+        actions: list[Action] = [
+            {"type": "brigands_move", "path": path} for path in brigands_reachable(state).values()
+        ]
         brig = state["brigands"]
         if not (brig["loot"] >= BRIGANDS_CAPACITY and brig["points"] > 0 and actions):
             actions.append({"type": "brigands_end"})
@@ -1116,10 +1270,15 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
 
 def blocking_stays(state: State, seat: Seat) -> list[int]:
     """Carts that must still leave another company's delivery space this turn."""
-    return [cart["id"] for cart in state["carts"]
-            if cart["owner"] == seat and cart["stay"] is not None
-            and cart["space"] == cart["stay"] and not cart["immobile"]
-            and reachable(state, cart, cart["points"])]
+    return [
+        cart["id"]
+        for cart in state["carts"]
+        if cart["owner"] == seat
+        and cart["stay"] is not None
+        and cart["space"] == cart["stay"]
+        and not cart["immobile"]
+        and reachable(state, cart, cart["points"])
+    ]
 
 
 def cart_actions(state: State, seat: Seat) -> list[Action]:
@@ -1136,15 +1295,15 @@ def cart_actions(state: State, seat: Seat) -> list[Action]:
                 actions.append({"type": "move", "cart": cart["id"], "path": path})
         shop = shop_at(state, cart["space"])
         if shop is not None and shop["colour"] == cart["colour"]:
-            for count in range(1, min(cart["load"], remaining_order(shop),
-                                      cart["points"]) + 1):
+            for count in range(1, min(cart["load"], remaining_order(shop), cart["points"]) + 1):
                 actions.append({"type": "unload", "cart": cart["id"], "count": count})
         for other in state["carts"]:
-            if (other["owner"] == seat and other["space"] in NEIGHBOURS[cart["space"]]):
+            if other["owner"] == seat and other["space"] in NEIGHBOURS[cart["space"]]:
                 room = min(cart["load"], CART_CAPACITY - other["load"], cart["points"])
                 for count in range(1, room + 1):
-                    actions.append({"type": "transfer", "from": cart["id"], "to": other["id"],
-                                    "count": count})
+                    actions.append(
+                        {"type": "transfer", "from": cart["id"], "to": other["id"], "count": count}
+                    )
     return actions
 
 
@@ -1153,15 +1312,18 @@ def wander_actions(state: State) -> list[Action]:
     if not state["options"]["wandering_competitors"] or budget <= 0:
         return []
     taken = occupied_spaces(state)
-    return [{"type": "wander", "cart": cart["id"], "path": path}
-            for cart in state["carts"] if cart["owner"] is None
-            for path in reachable(state, cart, budget, taken).values()]
+    return [
+        {"type": "wander", "cart": cart["id"], "path": path}
+        for cart in state["carts"]
+        if cart["owner"] is None
+        for path in reachable(state, cart, budget, taken).values()
+    ]
 
 
 def card_actions(state: State, seat: Seat) -> list[Action]:
     """Every card in hand with every valid target (found by asking the checkers)."""
     actions: list[Action] = []
-    if (state["options"]["one_card_per_turn"] and state["turn"]["cards_played"] >= 1):
+    if state["options"]["one_card_per_turn"] and state["turn"]["cards_played"] >= 1:
         allowed = {"bribe"}
     else:
         allowed = set(CARD_KINDS) - {"lucky_break"}
@@ -1203,8 +1365,12 @@ def _card_candidates(state: State, seat: Seat, kind: str) -> list[dict[str, Any]
     if kind == "breakdown":
         return [{"target": c["id"]} for c in opponents] + [{"target": BRIGANDS}]
     if kind == "collision":
-        return [{"targets": [a["id"], b["id"]]} for a in opponents for b in opponents
-                if a["id"] < b["id"] and b["space"] in NEIGHBOURS[a["space"]]]
+        return [
+            {"targets": [a["id"], b["id"]]}
+            for a in opponents
+            for b in opponents
+            if a["id"] < b["id"] and b["space"] in NEIGHBOURS[a["space"]]
+        ]
     if kind == "unexpected_obstacle":
         taken = occupied_spaces(state)
         return [{"space": sp["id"]} for sp in SPACES if is_empty_space(state, sp["id"], taken)]
@@ -1212,11 +1378,16 @@ def _card_candidates(state: State, seat: Seat, kind: str) -> list[dict[str, Any]
         return [{"space": space} for space in state["obstacles"]]
     if kind == "bribe":
         taken = occupied_spaces(state)
-        movable = [(c["id"], c["space"]) for c in carts
-                   if c["owner"] != seat and c["space"] is not None]
+        movable = [
+            (c["id"], c["space"]) for c in carts if c["owner"] != seat and c["space"] is not None
+        ]
         movable.append((BRIGANDS, state["brigands"]["space"]))
-        return [{"target": cart_id, "space": there} for cart_id, where in movable
-                for there in NEIGHBOURS[where] if is_empty_space(state, there, taken)]
+        return [
+            {"target": cart_id, "space": there}
+            for cart_id, where in movable
+            for there in NEIGHBOURS[where]
+            if is_empty_space(state, there, taken)
+        ]
     return []
 
 
@@ -1227,11 +1398,15 @@ def _scores(state: State) -> list[int]:
 def score_breakdown(state: State, seat: Seat) -> dict[str, int]:
     """Order tokens of completely delivered shops, carts out, speed bonuses."""
     colour = state["companies"][seat]
-    delivered = sum(shop["order"] for shop in state["shops"]
-                    if shop["colour"] == colour and shop["filled"])
+    delivered = sum(
+        shop["order"] for shop in state["shops"] if shop["colour"] == colour and shop["filled"]
+    )
     exits = [e for e in state["exits"] if e["seat"] == seat]
-    return {"delivered": delivered, "carts_out": len(exits),
-            "speed_bonus": sum(e["bonus"] for e in exits)}
+    return {
+        "delivered": delivered,
+        "carts_out": len(exits),
+        "speed_bonus": sum(e["bonus"] for e in exits),
+    }
 
 
 def result(state: State) -> dict[str, Any] | None:
@@ -1250,7 +1425,9 @@ def result(state: State) -> dict[str, Any] | None:
     best = rank_key(ranking[0])
     winners = [seat for seat in ranking if rank_key(seat) == best]
     return {
-        "winners": winners, "scores": scores, "ranking": ranking,
+        "winners": winners,
+        "scores": scores,
+        "ranking": ranking,
         "details": [score_breakdown(state, seat) for seat in range(state["num_players"])],
         "first_exit": [first_exit.get(seat) for seat in range(state["num_players"])],
         "companies": state["companies"],
@@ -1276,10 +1453,12 @@ def redact_event(event: Event, seat: Seat | None) -> Event:
     kind = event["type"]
     if kind in ("deck_shuffled", "deck_reshuffled"):
         return {key: value for key, value in event.items() if key != "order"} | {
-            "count": len(event["order"])}
+            "count": len(event["order"])
+        }
     if kind == "cards_dealt" and event["seat"] != seat:
         return {key: value for key, value in event.items() if key != "cards"} | {
-            "count": len(event["cards"])}
+            "count": len(event["cards"])
+        }
     if kind == "card_drawn" and event["seat"] != seat:
         return {key: value for key, value in event.items() if key != "card"} | {"count": 1}
     return event
@@ -1292,8 +1471,9 @@ def material() -> dict[str, Any]:
         "board": BOARD,
         "drawing": draw(),
         "companies": COMPANIES,
-        "player_companies": {str(n): [COMPANIES[c] for c in cs]
-                             for n, cs in PLAYER_COMPANIES.items()},
+        "player_companies": {
+            str(n): [COMPANIES[c] for c in cs] for n, cs in PLAYER_COMPANIES.items()
+        },
         "cards": CARD_KINDS,
         "deck": DECK,
         "order_tokens": ORDER_TOKENS,
