@@ -15,6 +15,7 @@ from .board import COMPANIES, GATE, NEIGHBOURS, SPACES
 from .cards import DECK
 from .rules import (
     _CARD_CHECKS,
+    ACTION_POINTS,
     BRIGANDS,
     BRIGANDS_CAPACITY,
     ROUNDS,
@@ -46,7 +47,7 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
     claims = _claim_shops(state, seat)
     for cart in state["carts"]:
         if cart["owner"] == seat and not cart["out"] and cart["points"] > 0:
-            action = _cart_action(state, cart, claims.get(cart["id"]))
+            action = _cart_action(state, cart, claims.get(cart["id"]), rng)
             if action is not None:
                 return action
     for cart_id in blocking_stays(state, seat):
@@ -143,7 +144,7 @@ def _cart_targets(state: State, cart: dict[str, Any], claim: int | None) -> tupl
     return [GATE[colour]], True
 
 
-def _cart_action(state: State, cart: dict[str, Any], claim: int | None) -> Action | None:
+def _cart_action(state: State, cart: dict[str, Any], claim: int | None, rng: Rng) -> Action | None:
     shop = shop_at(state, cart["space"])
     if shop is not None and shop["colour"] == cart["colour"] and cart["load"] > 0:
         count = min(cart["load"], remaining_order(shop), cart["points"])
@@ -175,9 +176,26 @@ def _cart_action(state: State, cart: dict[str, Any], claim: int | None) -> Actio
         return (dist[space], int(foreign), len(options[space]))
 
     best = min(options, key=lambda space: (badness(space), space))
-    if dist[best] >= here:
+    if dist[best] < here:
+        return {"type": "move", "cart": cart["id"], "path": options[best]}
+    return _sidestep(state, cart, options, static, rng)
+
+
+def _sidestep(
+    state: State, cart: dict[str, Any], options: dict[int, list[int]], static: list[int], rng: Rng
+) -> Action | None:
+    """Two carts nose to nose in a lane wait forever unless one gives way: a cart
+    that has not moved yet this turn sometimes steps aside to a nearby space that
+    is not much further from its goal (rng, so not both carts do it together)."""
+    if cart["points"] < ACTION_POINTS or rng.random() > 0.4:
         return None
-    return {"type": "move", "cart": cart["id"], "path": options[best]}
+    here = static[cart["space"]]
+    near = sorted(
+        space for space in options if static[space] <= here + 3 and len(options[space]) <= 3
+    )
+    if not near:
+        return None
+    return {"type": "move", "cart": cart["id"], "path": options[rng.choice(near)]}
 
 
 # ---------------------------------------------------------------- brigands
@@ -257,6 +275,11 @@ def _card_choice(
                 action = _try(state, seat, card, shop=shop["id"])
                 if action:
                     return action
+    # The dwarf blocks a shop for good: keep it for the second half of the game,
+    # when hindering rivals pays more than it costs them early on.
+    late = state["round"] > ROUNDS // 2
+    if kind == "unexpected_obstacle" and not late:
+        return None
     if kind in ("delivery_error", "unexpected_obstacle") and leader is not None:
         rival = state["companies"][leader]
         for shop in shops:
