@@ -10,8 +10,13 @@ from .errors import NotFound
 from .models import Game
 
 
+MAX_ID = 2**63 - 1  # PostgreSQL bigint; a larger id in a URL is simply not found
+
+
 def lock_game(game_id: int) -> Game:
     """Lock the game row for the rest of the transaction (must be inside atomic)."""
+    if not 0 < game_id <= MAX_ID:
+        raise NotFound(f"No game {game_id}.")
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist as exc:

@@ -11,6 +11,7 @@ from accounts.models import User
 
 from . import store
 from .errors import NotAPlayer, NotFound, ValidationFailed
+from .locks import MAX_ID
 from .models import Event, Game, GameStatus, Seat
 from .rules import registry
 from .rules.base import Ruleset, fold
@@ -34,6 +35,8 @@ class GameAccess:
 
 
 def game_access(*, game_id: int, user: User | None) -> GameAccess:
+    if not 0 < game_id <= MAX_ID:
+        raise NotFound(f"No game {game_id}.")
     game = Game.objects.select_related("created_by").filter(pk=game_id).first()
     if game is None:
         raise NotFound(f"No game {game_id}.")

@@ -136,9 +136,20 @@ def test_game_list_filters(client_for, task_queue) -> None:
     assert error_code(ada.get("/api/v1/games?status=bogus"), 400) == "validation_error"
 
 
-def test_unknown_game_is_404_everywhere(client_for) -> None:
+@pytest.mark.parametrize("game_id", ["999999", "99999999999999999999999"])
+def test_unknown_game_is_404_everywhere(client_for, game_id) -> None:
     ada = client_for("ada")
-    for path in ["", "/join", "/legal-actions", "/events", "/state"]:
-        method = ada.post if path == "/join" else ada.get
-        assert error_code(method(f"/api/v1/games/999999{path}"), 404) == "not_found"
+    for path in ["", "/join", "/legal-actions", "/events", "/state", "/actions", "/verify"]:
+        method = ada.post if path in ("/join", "/actions") else ada.get
+        assert (
+            error_code(
+                method(
+                    f"/api/v1/games/{game_id}{path}", {"action": {"type": "pass"}}, format="json"
+                )
+                if method == ada.post
+                else method(f"/api/v1/games/{game_id}{path}"),
+                404,
+            )
+            == "not_found"
+        ), path
     assert Event.objects.count() == 0
