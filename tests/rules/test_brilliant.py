@@ -691,6 +691,7 @@ def test_views_never_show_another_seats_open_answer(players: int) -> None:
     for state, events in _walk(2, players, seed=5):
         for viewer in [None, *range(players)]:
             shown = brilliant.view(state, viewer)
+            assert json.loads(json.dumps(shown)) == shown
             for seat, answer in enumerate(shown.get("answers", [])):
                 assert answer is None or seat == viewer
             for event in events:

@@ -363,7 +363,8 @@ def _decide_setup(state: State, seat: Seat, action: Action) -> list[Event]:
     events: list[Event] = [{"type": "setup_chosen", "actor": seat, "cells": cells, "stars": stars}]
     after = evolve(state, events[0])
     if not pending(after):
-        reveal = {"type": "setup_revealed", "actor": None, "cells": after["answers"]}
+        cells_by_seat = [[list(cell) for cell in cells] for cells in after["answers"]]
+        reveal = {"type": "setup_revealed", "actor": None, "cells": cells_by_seat}
         events.append(reveal)
         events.extend(_end_if_nobody_can_write(evolve(after, reveal)))
     return events
