@@ -25,7 +25,9 @@ from games.rules.base import play_bot_game  # noqa: E402
 
 def solo_figures(games: int, rng: random.Random) -> None:
     print(f"Solo, {games} games per level")
-    print("level | mean | median | min | max | rounds | bonus | most frequent rating")
+    print()
+    print("| level | mean | median | min | max | rounds | bonus points | most frequent rating |")
+    print("|---|---|---|---|---|---|---|---|")
     for level in (1, 2, 3, 4):
         scores, rounds, bonus, ratings = [], [], [], Counter()
         for _ in range(games):
@@ -37,29 +39,34 @@ def solo_figures(games: int, rng: random.Random) -> None:
             ratings[outcome["rating"]] += 1
         label, count = ratings.most_common(1)[0]
         print(
-            f"{level} | {statistics.mean(scores):.1f} | {statistics.median(scores):.0f} | "
+            f"| {level} | {statistics.mean(scores):.1f} | {statistics.median(scores):.0f} | "
             f"{min(scores)} | {max(scores)} | {statistics.mean(rounds):.1f} | "
-            f"{statistics.mean(bonus):.1f} | {label} ({100 * count // games}%)"
+            f"{statistics.mean(bonus):.1f} | {label} ({100 * count // games}%) |"
         )
 
 
 def table_figures(num_players: int, options: dict, games: int, rng: random.Random) -> None:
     label = "duel" if options.get("duel") else f"{num_players} players"
-    rounds, scores, wins, out_rounds = [], [], Counter(), []
+    rounds, scores, winner_scores, wins = [], [], [], Counter()
+    first_out, last_out, shared = [], [], 0
     for _ in range(games):
         final, _events = play_bot_game(brikks, num_players, options, rng)
         outcome = brikks.result(final)
         rounds.append(final["round"])
         scores.extend(outcome["scores"])
+        winner_scores.append(max(outcome["scores"]))
+        shared += len(outcome["winners"]) > 1
         for seat in outcome["winners"]:
             wins[seat] += 1
-        out_rounds.extend(r for r in outcome["out_round"] if r is not None)
-    share = ", ".join(f"seat {s}: {100 * wins[s] / games:.0f}%" for s in range(num_players))
+        out = sorted(r for r in outcome["out_round"] if r is not None)
+        first_out.append(out[0])
+        last_out.append(out[-1])
+    share = ", ".join(f"{100 * wins[s] / games:.0f}%" for s in range(num_players))
     print(
-        f"{label}: {games} games, rounds {statistics.mean(rounds):.1f} "
-        f"(min {min(rounds)}, max {max(rounds)}), score mean {statistics.mean(scores):.1f} "
-        f"(min {min(scores)}, max {max(scores)}), first out in round "
-        f"{statistics.mean(out_rounds):.1f} on average; wins {share}"
+        f"| {label} | {games} | {statistics.mean(rounds):.1f} ({min(rounds)}-{max(rounds)}) | "
+        f"{statistics.mean(first_out):.1f} | {statistics.mean(last_out):.1f} | "
+        f"{statistics.mean(scores):.1f} ({min(scores)}-{max(scores)}) | "
+        f"{statistics.mean(winner_scores):.1f} | {100 * shared / games:.0f}% | {share} |"
     )
 
 
@@ -72,6 +79,12 @@ def main() -> None:
     rng = random.Random(args.seed)
     started = time.perf_counter()
     solo_figures(args.solo_games, rng)
+    print()
+    print(
+        "| table | games | rounds (range) | first out, round | last out, round | "
+        "score per seat (range) | winner score | shared wins | wins by seat 0,1,.. |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for num_players, options in ((2, {}), (3, {}), (4, {}), (2, {"duel": True})):
         table_figures(num_players, options, args.games, rng)
     print(f"took {time.perf_counter() - started:.0f} s")
