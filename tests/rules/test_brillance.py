@@ -1171,3 +1171,40 @@ def test_package_imports_no_django_and_no_random_at_runtime() -> None:
         check=True,
         cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]),
     )
+
+
+def test_docs_show_the_board_drawn_from_the_data() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs/rules/brillance.md").read_text()
+    start = doc.index("<!-- board:start -->\n") + len("<!-- board:start -->\n")
+    end = doc.index("\n<!-- board:end -->")
+    assert doc[start:end] == board.draw()
+
+
+def test_worked_example_blue_takes_the_ox_bridge_when_the_tapirs_bridge_is_blocked() -> None:
+    """Rule book: the orange cart blocks the Tapirs Bridge, so the blue cart heads
+    for the Ox Bridge; the orange guard forbids stopping in front of the gate."""
+    state = clear_city(new_state(6))
+    tapirs = [s["id"] for s in SPACES if s["name"] == "Tapirs Bridge"]
+    ox = {s["id"] for s in SPACES if s["name"] == "Ox Bridge"}
+    north_of_tapirs = next(
+        n
+        for n in NEIGHBOURS[tapirs[0]]
+        if not SPACES[n]["island"] and SPACES[n]["kind"] != "bridge"
+    )
+    island_end = next(n for n in NEIGHBOURS[tapirs[-1]] if SPACES[n]["island"])
+    blue = next(c["id"] for c in state["carts"] if c["colour"] == "blue")
+    orange = next(c["id"] for c in state["carts"] if c["colour"] == "orange")
+    put(state, blue, north_of_tapirs, points=30)
+    put(state, orange, tapirs[0])
+    path = rules.reachable(state, state["carts"][blue], 30)[island_end]
+    assert ox & set(path) and not set(tapirs) & set(path)
+    orange_guard = board.GUARD["orange"]
+    state["current"] = 1
+    state["carts"][blue]["points"] = 5
+    before_guard = next(n for n in NEIGHBOURS[orange_guard] if SPACES[n]["kind"] == "street")
+    put(state, blue, before_guard)
+    assert refused(state, 1, {"type": "move", "cart": blue, "path": [orange_guard]}) == (
+        "guard_space"
+    )
