@@ -9,6 +9,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.rules import brillance as game
 from games.rules.base import IllegalAction, InvalidOptions, fold, play_bot_game
@@ -1208,3 +1210,65 @@ def test_worked_example_blue_takes_the_ox_bridge_when_the_tapirs_bridge_is_block
     assert refused(state, 1, {"type": "move", "cart": blue, "path": [orange_guard]}) == (
         "guard_space"
     )
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 300)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+action_keys = st.sampled_from(
+    [
+        "type",
+        "cart",
+        "path",
+        "count",
+        "from",
+        "to",
+        "card",
+        "shop",
+        "target",
+        "targets",
+        "space",
+        "cancel",
+    ]
+)
+action_types = st.sampled_from(
+    [
+        "move",
+        "unload",
+        "transfer",
+        "play_card",
+        "react",
+        "brigands_move",
+        "brigands_end",
+        "wander",
+        "end_turn",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=action_types,
+    fields=st.dictionaries(action_keys, json_values, max_size=4),
+    seat=st.integers(-1, 3),
+)
+def test_random_actions_raise_only_illegal_action(kind: str, fields: dict, seat: int) -> None:
+    state = FUZZ_STATE
+    action = {**fields, "type": kind} if "type" not in fields else fields
+    with contextlib.suppress(IllegalAction):
+        game.decide(state, seat, action, random.Random(0))
+    card_play = {**fields, "type": "play_card", "card": state["hands"][0][len(fields) % 3]}
+    with contextlib.suppress(IllegalAction):
+        game.decide(state, 0, card_play, random.Random(0))
+
+
+FUZZ_STATE = card_state({0: ["bribe", "collision", "unfair_competition"]})

@@ -14,7 +14,7 @@ from collections import deque
 from typing import Any
 
 from ..base import Action, Event, IllegalAction, InvalidOptions, Rng, Seat, State
-from .board import CAMPS, CASTLE, COMPANIES, GATE, GUARD, NEIGHBOURS, SPACES, bfs
+from .board import BOARD, CAMPS, CASTLE, COMPANIES, GATE, GUARD, NEIGHBOURS, SPACES, bfs, draw
 from .cards import CARD_KINDS, DECK
 
 ROUNDS = 10
@@ -1465,8 +1465,6 @@ def redact_event(event: Event, seat: Seat | None) -> Event:
 
 
 def material() -> dict[str, Any]:
-    from .board import BOARD, draw
-
     return {
         "board": BOARD,
         "drawing": draw(),
