@@ -163,7 +163,16 @@ def _cart_action(state: State, cart: dict[str, Any], claim: int | None, rng: Rng
         in_reach = [t for t in targets if t in options]
         if not in_reach and exit_space in options:
             return {"type": "move", "cart": cart["id"], "path": options[exit_space]}
-    static = _distances_to(targets, cart["colour"], _static_blocked(state) - {cart["space"]})
+    blocked = _static_blocked(state) - {cart["space"]}
+    static = _distances_to(targets, cart["colour"], blocked)
+    if not leaving and cart["entered"] and static[cart["space"]] < FAR:
+        # Late in the game a shop the cart cannot reach in the turns left is not
+        # worth it: it goes home by its gate instead (1 point for the cart).
+        budget = (ROUNDS - state["round"] + 1) * ACTION_POINTS
+        to_gate = _distances_to([GATE[cart["colour"]]], cart["colour"], blocked)
+        if static[cart["space"]] + cart["load"] > budget >= to_gate[cart["space"]]:
+            targets, leaving = [GATE[cart["colour"]]], True
+            static = to_gate
     live = _distances_to(targets, cart["colour"], occupied_spaces(state) - {cart["space"]})
     # Follow today's free route unless it is a long detour around carts that will
     # move anyway; otherwise wait in line along the usual route.
