@@ -558,12 +558,12 @@ def test_special_use_is_validated(action: dict[str, Any], reason: str) -> None:
 
 
 def test_special_used_cards_go_back_to_the_table_and_count_nothing() -> None:
-    state = started(specials={"bomb": 0})
-    assert D.view(state, None)["scores_now"] == [-2, 0]
+    state = started(first=1, specials={"bomb": 0})
+    assert D.view(state, None)["scores_now"] == [-2, -1]
     state = started(stacks=[[], [4]], specials={"bomb": 0})
     state, _ = roll(state, 0, 1, 2, 3)
     state, _ = act(state, 0, use("bomb", seat=1))
-    assert state["specials"]["bomb"] is None and D.view(state, None)["scores_now"] == [0, 0]
+    assert state["specials"]["bomb"] is None and D.view(state, None)["scores_now"] == [-1, 0]
 
 
 # --------------------------------------------------------------------------- stop
@@ -576,16 +576,16 @@ def test_stop_is_refused_while_a_card_can_be_taken() -> None:
 
 
 def test_stop_accepts_the_failure_when_a_special_spoiled_the_dice() -> None:
-    state = started(table=[12], stacks=[[], [6]], specials={"flip": 0, "white_die": 0})
+    state = started(table=[12, 13], stacks=[[], [6]], specials={"flip": 0, "white_die": 0})
     state, _ = roll(state, 0, 1, 2, 3)  # sum 6: only the exact steal
     state, _ = act(state, 0, use("flip", die=1))  # 1, 5, 3: sum 9, nothing fits
     assert {"type": "stop"} in D.legal_actions(state, 0)
     state, events = act(state, 0, {"type": "stop"})
-    assert types(events) == ["failure", "turn_started"] and state["face_down"] == [12]
+    assert types(events) == ["failure", "turn_started"] and state["face_down"] == [13]
 
 
 def test_stop_failure_is_automatic_when_nothing_else_is_left() -> None:
-    state = started(table=[12], stacks=[[], [6]], specials={"flip": 0})
+    state = started(table=[12, 13], stacks=[[], [6]], specials={"flip": 0})
     state, _ = roll(state, 0, 1, 2, 3)
     state, _ = roll(state, 0, 1, 2, 3)  # second roll, still only the steal
     state, events = act(state, 0, use("flip", die=1))
@@ -601,27 +601,50 @@ def test_turn_other_seat_cannot_act_and_gets_no_actions() -> None:
     assert refused(state, 1, {"type": "roll"}) == "not_your_turn"
 
 
-def test_end_the_game_ends_when_a_round_ends_with_an_empty_table() -> None:
+def test_end_emptying_the_table_starts_the_final_round_which_is_played_out() -> None:
     state = started(3, first=0, table=[2], stacks=[[], [], []])
     state, _ = roll(state, 0, 1, 1, 2)
     state, events = act(state, 0, {"type": "take", "card": 2})
+    assert types(events) == ["card_taken", "final_round_started", "turn_started"]
     assert not D.is_over(state) and D.pending(state) == [1]  # the round goes on
-    state, _ = roll(state, 1, 2, 3, 4)
-    state, _ = roll(state, 1, 2, 3, 4)  # fails: nothing to flip, nothing to return
-    state, _ = roll(state, 2, 1, 2, 6)  # sum 9, nothing to take or steal
+    assert D.legal_actions(state, 1) == [{"type": "roll"}, {"type": "pass"}]
+    state, events = act(state, 1, {"type": "pass"})
+    assert types(events) == ["turn_passed", "turn_started"] and D.pending(state) == [2]
+    state, _ = roll(state, 2, 1, 2, 6)  # sum 9: nothing to take, no top card of 9
     state, events = roll(state, 2, 2, 3, 4)
-    assert types(events)[-1] == "game_ended" and D.is_over(state)
+    assert types(events)[-2:] == ["failure", "game_ended"] and D.is_over(state)
     assert D.pending(state) == [] and D.legal_actions(state, 0) == []
     assert refused(state, 0, {"type": "roll"}) == "game_finished"
 
 
-def test_end_a_failure_in_the_last_round_puts_a_card_back_and_play_goes_on() -> None:
-    state = started(2, first=0, table=[2], stacks=[[], [9]])
+def test_end_a_card_put_back_in_the_final_round_can_be_taken_by_a_later_seat() -> None:
+    state = started(3, first=0, table=[2], stacks=[[], [9], []])
     state, _ = roll(state, 0, 1, 1, 2)
     state, _ = act(state, 0, {"type": "take", "card": 2})
     state, _ = roll(state, 1, 2, 3, 4)
-    state, events = roll(state, 1, 2, 3, 4)  # fails: 9 goes back to the table
-    assert state["table"] == [9] and not D.is_over(state) and D.pending(state) == [0]
+    state, _ = roll(state, 1, 2, 3, 4)  # fails: 9 goes back to the table
+    assert state["table"] == [9] and D.pending(state) == [2]
+    state, _ = roll(state, 2, 1, 2, 6)
+    state, events = act(state, 2, {"type": "take", "card": 9})
+    assert types(events)[-1] == "game_ended" and state["stacks"] == [[2], [], [9]]
+
+
+def test_end_when_the_last_seat_of_the_round_empties_the_table_the_game_ends() -> None:
+    state = started(2, first=0, table=[2, 3])
+    state, _ = roll(state, 0, 1, 1, 2)
+    state, _ = act(state, 0, {"type": "take", "card": 3})
+    state, _ = roll(state, 1, 1, 1, 2)
+    state, events = act(state, 1, {"type": "take", "card": 2})
+    assert types(events) == ["card_taken", "final_round_started", "game_ended"]
+
+
+@pytest.mark.parametrize("when", ["before_the_final_round", "after_rolling"])
+def test_end_pass_only_in_the_final_round_before_rolling(when: str) -> None:
+    state = started(final_round=when == "after_rolling")
+    if when == "after_rolling":
+        state, _ = roll(state, 0, 1, 2, 3)
+    assert {"type": "pass"} not in D.legal_actions(state, 0)
+    assert refused(state, 0, {"type": "pass"}) == "pass_not_allowed"
 
 
 def test_end_final_count_is_card_diamonds_plus_unused_special_values() -> None:
@@ -639,19 +662,25 @@ def test_end_final_count_is_card_diamonds_plus_unused_special_values() -> None:
     state, _ = roll(state, 2, 2, 3, 4)  # fails: 13 is turned face down
     assert D.is_over(state) and state["face_down"] == [13]
     result = D.result(state)
-    # seat 0: 6 + 1 + 1 diamonds + Treasure 3; seat 1: Bomb -2; seat 2: two Thieves
-    assert result["scores"] == [11, -2, 2]
+    # seat 0: 6 + 1 + 1 diamonds + Treasure 3 - 1 (first player); seat 1: Bomb -2;
+    # seat 2: two Thieves
+    assert result["scores"] == [10, -2, 2]
     assert result["winners"] == [0] and result["ranking"] == [0, 2, 1]
     assert result["specials"] == {"0": ["treasure"], "1": ["bomb"], "2": ["thief_1", "thief_2"]}
+
+
+def test_end_the_first_player_gives_one_diamond_back() -> None:
+    assert D.view(started(2, first=1, stacks=[[7], [7]]), None)["scores_now"] == [3, 2]
 
 
 def test_end_ties_go_to_the_longer_stack_then_are_shared() -> None:
     from games.rules.diamants.engine import final_result
 
-    state = started(3, stacks=[[4, 1], [7], [7]])  # 3 diamonds each
+    state = started(3, first=2, stacks=[[4, 1], [7], []])  # 3 diamonds each for 0 and 1
     result = final_result(state)
+    assert result["scores"] == [3, 3, -1]
     assert result["winners"] == [0] and result["ranking"] == [0, 1, 2]
-    state = started(2, stacks=[[7], [8]])
+    state = started(2, first=1, stacks=[[7], [10]])  # 3 and 4 - 1
     assert final_result(state)["winners"] == [0, 1]
 
 
@@ -683,6 +712,7 @@ GARBAGE = [
     {"type": "use_special", "card": "flip", "die": -1},
     {"type": "use_special", "card": "magnet", "value": {}},
     {"type": "stop", "now": True},
+    {"type": "pass"},
 ]
 
 
@@ -704,7 +734,7 @@ json_values = st.recursive(
     max_leaves=8,
 )
 action_dicts = st.fixed_dictionaries(
-    {"type": st.sampled_from(["roll", "take", "steal", "use_special", "stop", "x"])},
+    {"type": st.sampled_from(["roll", "take", "steal", "use_special", "stop", "pass", "x"])},
     optional={
         "card": st.integers(-3, 20) | st.sampled_from(list(cards.SPECIAL_CARDS)) | json_values,
         "seat": st.integers(-2, 4) | json_values,

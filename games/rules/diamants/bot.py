@@ -79,6 +79,16 @@ class _Eval:
     def failure_loss(self) -> float:
         return float(cards.diamonds(self.my_top)) if self.my_top is not None else 0.0
 
+    def turn_value(self) -> float:
+        """Expected gain of a whole turn played greedily (reroll when the
+        first roll fails), compared with passing (0) in the final round."""
+        second = self.second_roll_value()
+        total_value = 0.0
+        for dice in ROLL_OUTCOMES:
+            gain = self.best_gain(sum(dice)) if is_valid_roll(dice) else None
+            total_value += second if gain is None else max(gain, second)
+        return total_value / len(ROLL_OUTCOMES)
+
     def second_roll_value(self) -> float:
         """Exact expectation of rolling again (a failed second roll fails the turn)."""
         total_value = 0.0
@@ -94,6 +104,8 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
         raise ValueError("auto_action called for a seat that cannot act")
     if legal == [{"type": "roll"}]:
         return legal[0]
+    if {"type": "pass"} in legal:
+        return {"type": "roll"} if _Eval(state, seat).turn_value() > 0 else {"type": "pass"}
     ev = _Eval(state, seat)
     total = current_sum(state)
     special = _special_to_use(state, ev, total, legal)

@@ -26,7 +26,10 @@ MAX_PLAYERS = 6
 OPTIONS: dict[str, Any] = {}
 
 MAX_ROLLS = 2
-ACTION_TYPES = ("roll", "take", "steal", "use_special", "stop")
+# Balance: playing first is worth about one diamond in bot games (the first
+# seats pick the last cards of the table), so the first player gives one back.
+FIRST_PLAYER_HANDICAP = 1
+ACTION_TYPES = ("roll", "take", "steal", "use_special", "stop", "pass")
 
 
 # --------------------------------------------------------------------------- setup
@@ -102,6 +105,7 @@ def _on_game_started(state: State, event: Event) -> None:
             "rolls": 0,
             "bonus": 0,
             "unlocked": False,
+            "final_round": False,
             "result": None,
         }
     )
@@ -184,6 +188,14 @@ def _on_failure(state: State, event: Event) -> None:
     state["unlocked"] = False
 
 
+def _on_turn_passed(state: State, event: Event) -> None:
+    """Nothing changes: the next turn_started moves play on."""
+
+
+def _on_final_round_started(state: State, event: Event) -> None:
+    state["final_round"] = True
+
+
 def _on_game_ended(state: State, event: Event) -> None:
     state.update(phase="over", current=None, unlocked=False, result=event["result"])
 
@@ -200,6 +212,8 @@ _EVOLVERS = {
     "card_stolen": _on_card_stolen,
     "special_used": _on_special_used,
     "failure": _on_failure,
+    "turn_passed": _on_turn_passed,
+    "final_round_started": _on_final_round_started,
     "game_ended": _on_game_ended,
 }
 
@@ -248,11 +262,14 @@ def pending(state: State) -> list[Seat]:
 
 
 def scores(state: State) -> list[int]:
-    """Diamonds of every stack plus the end values of the special cards held."""
+    """Diamonds of every stack, plus the end values of the special cards
+    held, minus the first player's handicap."""
     totals = [sum(cards.diamonds(value) for value in stack) for stack in state["stacks"]]
     for special, holder in state["specials"].items():
         if holder is not None:
             totals[holder] += cards.end_value(special)
+    if state["first_player"] is not None:
+        totals[state["first_player"]] -= FIRST_PLAYER_HANDICAP
     return totals
 
 
@@ -276,6 +293,8 @@ def final_result(state: State) -> dict[str, Any]:
             str(seat): sorted(c for c, holder in state["specials"].items() if holder == seat)
             for seat in seats
         },
+        "first_player": state["first_player"],
+        "first_player_handicap": FIRST_PLAYER_HANDICAP,
         "rounds": state["round"],
     }
 
@@ -380,10 +399,17 @@ def take_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
     return actions
 
 
+def may_pass(state: State) -> bool:
+    """In the final round a player may keep their stack and not roll at all."""
+    return state["final_round"] and state["rolls"] == 0
+
+
 def legal_actions(state: State, seat: Seat) -> list[dict[str, Any]]:
     if state.get("phase") != "playing" or seat != state["current"]:
         return []
     if not state["unlocked"]:
+        if may_pass(state):
+            return [{"type": "roll"}, {"type": "pass"}]
         return [{"type": "roll"}]
     total = current_sum(state)
     actions = take_actions(state, seat)
@@ -455,8 +481,10 @@ class _Turn:
         state = self.state
         nxt = (self.seat + 1) % state["num_players"]
         new_round = nxt == state["first_player"]
-        if new_round and not state["table"]:
-            self.emit_system("game_ended", result=final_result(state))
+        if not state["table"] and not state["final_round"]:
+            self.emit_system("final_round_started")
+        if new_round and self.state["final_round"]:
+            self.emit_system("game_ended", result=final_result(self.state))
             return
         self.emit_system("turn_started", seat=nxt, round=state["round"] + (1 if new_round else 0))
 
@@ -582,6 +610,14 @@ def _decide_stop(turn: _Turn, action: dict[str, Any], rng: Rng) -> None:
     if can_take_or_steal(turn.state, turn.seat, current_sum(turn.state)):
         raise IllegalAction("take_available", "a card can be taken: stopping is refused")
     turn.fail()
+
+
+def _decide_pass(turn: _Turn, action: dict[str, Any], rng: Rng) -> None:
+    _require_keys(action, {"type"}, {"type"})
+    if not may_pass(turn.state):
+        raise IllegalAction("pass_not_allowed", "passing is only allowed in the final round")
+    turn.emit("turn_passed")
+    turn.end_turn()
 
 
 def _decide_use_special(turn: _Turn, action: dict[str, Any], rng: Rng) -> None:
@@ -715,4 +751,5 @@ _DECIDERS = {
     "steal": _decide_steal,
     "use_special": _decide_use_special,
     "stop": _decide_stop,
+    "pass": _decide_pass,
 }
