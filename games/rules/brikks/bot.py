@@ -13,9 +13,18 @@ from typing import Any
 
 from ..base import Action, Rng, Seat, State
 from . import scoring
-from .field import FULL_LINE, MINI_SHAPE, field_rows, resting_positions, shape_squares
+from .field import (
+    FULL_LINE,
+    MINI_SHAPE,
+    Rows,
+    add_squares,
+    field_rows,
+    resting_positions,
+    shape_squares,
+)
 from .rules import (
     apply_block,
+    block_summary,
     legal_actions,
     mini_block_positions,
     placement_cost,
@@ -32,8 +41,6 @@ from .sheet import (
     MAX_BONUS_CROSSES,
     NUM_COLUMNS,
 )
-
-Rows = tuple[int, ...]
 
 HOLE_PENALTY = 6.0
 LINE_POTENTIAL = 0.05
@@ -62,10 +69,12 @@ def field_value(rows: Rows) -> float:
     for y in range(FIELD_HEIGHT - 1, -1, -1):
         row = rows[y]
         holes += (covered & ~row & FULL_LINE).bit_count()
+        newly_topped = row & ~covered  # columns whose highest square is here
         covered |= row
-        for x in range(FIELD_WIDTH):
-            if not heights[x] and row >> x & 1:
-                heights[x] = y + 1
+        while newly_topped:
+            lowest = newly_topped & -newly_topped
+            heights[lowest.bit_length() - 1] = y + 1
+            newly_topped ^= lowest
     value = 0.0
     for y, row in enumerate(rows):
         crosses = row.bit_count()
@@ -78,11 +87,18 @@ def field_value(rows: Rows) -> float:
     return value
 
 
-def _placement_value(player: dict[str, Any], action: Action, cost: int, duel: bool) -> float:
-    after, summary = apply_block(
-        player, action["color"], action["column"], action["x"], action["y"], cost, duel
-    )
-    value = field_value(field_rows(after["field"]))
+def _placement_value(
+    player: dict[str, Any],
+    rows: Rows,
+    color: str,
+    column: int,
+    x: int,
+    y: int,
+    cost: int,
+    duel: bool,
+) -> float:
+    summary = block_summary(player, rows, color, column, x, y, cost)
+    value = field_value(add_squares(rows, shape_squares((color, column), x, y)))
     return value + _energy_and_crosses_value(player, summary, cost, duel)
 
 
@@ -100,13 +116,17 @@ def _energy_and_crosses_value(
 
 def best_placement(state: State, seat: Seat, actions: list[Action]) -> tuple[Action | None, float]:
     player = state["players"][seat]
+    rows = field_rows(player["field"])
     best: Action | None = None
     best_value = float("-inf")
     for action in actions:
         if action["type"] != "place":
             continue
-        cost = placement_cost(state["dice"], action["color"], action["column"])
-        value = _placement_value(player, action, cost, state["duel"])
+        color, column = action["color"], action["column"]
+        cost = placement_cost(state["dice"], color, column)
+        value = _placement_value(
+            player, rows, color, column, action["x"], action["y"], cost, state["duel"]
+        )
         if value > best_value:
             best, best_value = action, value
     return best, best_value
@@ -177,9 +197,7 @@ def _wants_reroll(state: State, seat: Seat) -> bool:
     def best_free(color: str, column: int) -> float:
         best = float("-inf")
         for x, y in resting_positions(rows, (color, column)):
-            after, summary = apply_block(player, color, column, x, y, 0, state["duel"])
-            value = field_value(field_rows(after["field"]))
-            value += _energy_and_crosses_value(player, summary, 0, state["duel"])
+            value = _placement_value(player, rows, color, column, x, y, 0, state["duel"])
             best = max(best, value)
         return best
 

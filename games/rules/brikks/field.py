@@ -108,6 +108,14 @@ def fill(field: list[str], squares: list[tuple[int, int]], letter: str) -> list[
     return new_field
 
 
+def add_squares(rows: Rows, squares: list[tuple[int, int]]) -> Rows:
+    """The bitmask field with ``squares`` filled."""
+    new_rows = list(rows)
+    for x, y in squares:
+        new_rows[y] |= 1 << x
+    return tuple(new_rows)
+
+
 def full_lines(rows: Rows) -> list[int]:
     return [y for y, mask in enumerate(rows) if mask == FULL_LINE]
 

@@ -24,6 +24,8 @@ from ..base import Action, Event, IllegalAction, InvalidOptions, Rng, Seat, Stat
 from . import scoring
 from .field import (
     MINI_SHAPE,
+    Rows,
+    add_squares,
     field_rows,
     fill,
     full_lines,
@@ -160,20 +162,17 @@ def placement_cost(dice: dict[str, Any], color: str, column: int) -> int:
     return COST_ANY_BLOCK
 
 
-def apply_block(
-    player: dict[str, Any], color: str, column: int, x: int, y: int, cost: int, duel: bool
-) -> tuple[dict[str, Any], dict[str, int]]:
-    """The player after drawing the block, and a summary of what it earned.
+def block_summary(
+    player: dict[str, Any], rows: Rows, color: str, column: int, x: int, y: int, cost: int
+) -> dict[str, int]:
+    """What drawing the block earns: energy activated and lost, lines
+    completed, crosses. ``rows`` is the player's field before the block, as
+    bitmasks (the bot calls this for every candidate, so it stays cheap).
 
     Order (the text is silent; see the docs): pay the cost, lose energy for
     wrong-colour circles (level 3/4, only energy activated before this
     block), activate energy for circles, then count full lines."""
-    player = dict(player)
     squares = shape_squares((color, column), x, y)
-    rows_before = field_rows(player["field"])
-    player["field"] = fill(player["field"], squares, COLOR_LETTERS[color])
-    player["energy_spent"] += cost
-
     rule = LEVELS[player["level"]]
     gains = losses = 0
     for square in squares:
@@ -185,21 +184,32 @@ def apply_block(
             gains += delta
         else:
             losses -= delta
-    lost = min(losses, scoring.energy_available(player))
-    player["energy_spent"] += lost
+    lost = min(losses, max(0, scoring.energy_available(player) - cost))
+    activated = min(gains, ENERGY_BAR_LENGTH - player["energy_position"])
+    first = player["energy_position"] + 1
+    pink = sum(1 for circle in range(first, first + activated) if circle in _PINK)
+    new_lines = len(full_lines(add_squares(rows, squares))) - len(full_lines(rows))
+    return {
+        "cost": cost,
+        "energy_activated": activated,
+        "energy_lost": lost,
+        "lines_completed": new_lines,
+        "crosses": pink + MULTI_LINE_CROSSES[new_lines],
+    }
 
-    activated = pink = 0
-    for _ in range(gains):
-        if player["energy_position"] >= ENERGY_BAR_LENGTH:
-            break
-        player["energy_position"] += 1
-        player["energy_activated"] += 1
-        activated += 1
-        if player["energy_position"] in _PINK:
-            pink += 1
 
-    new_lines = len(full_lines(field_rows(player["field"]))) - len(full_lines(rows_before))
-    crosses = pink + MULTI_LINE_CROSSES[new_lines]
+def apply_block(
+    player: dict[str, Any], color: str, column: int, x: int, y: int, cost: int, duel: bool
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """The player after drawing the block, and the block's summary."""
+    summary = block_summary(player, field_rows(player["field"]), color, column, x, y, cost)
+    player = dict(player)
+    squares = shape_squares((color, column), x, y)
+    player["field"] = fill(player["field"], squares, COLOR_LETTERS[color])
+    player["energy_spent"] += cost + summary["energy_lost"]
+    player["energy_position"] += summary["energy_activated"]
+    player["energy_activated"] += summary["energy_activated"]
+    crosses = summary["crosses"]
     if duel:
         player["mini_blocks_earned"] += crosses
     else:
@@ -210,13 +220,6 @@ def apply_block(
         *player["placements"],
         {"color": color, "column": column, "x": x, "y": y},
     ]
-    summary = {
-        "cost": cost,
-        "energy_activated": activated,
-        "energy_lost": lost,
-        "lines_completed": new_lines,
-        "crosses": crosses,
-    }
     return player, summary
 
 
