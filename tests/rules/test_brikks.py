@@ -766,3 +766,39 @@ def test_duel_both_out_in_the_same_round_line_points_break_the_tie(
     assert outcome["winners"] == winners
     lines = [b["lines"] for b in outcome["breakdown"]]
     assert outcome["scores"] == lines
+
+
+def test_levels_apply_per_seat() -> None:
+    """Seat 0 plays level 1, seat 1 level 4: the same black standing I on the
+    white circle at (4, 2) activates 1 energy for one and costs 2 for the
+    other."""
+    state = rolled(after_start(2, levels=[1, 4]), "black", 4)
+    for seat in (0, 1):
+        state = act(state, seat, place("black", 4, 4, 0))
+    energy = [scoring.energy_available(p) for p in state["players"]]
+    assert energy == [3, 0]
+
+
+def test_duel_both_seats_place_their_mini_blocks_at_the_same_time() -> None:
+    state = duel_round()
+    state = {**state, "phase": "mini_blocks"}
+    state = with_player(state, 0, mini_blocks_owed=1)
+    state = with_player(state, 1, mini_blocks_owed=2)
+    assert brikks.pending(state) == [0, 1]
+    state = act(state, 1, {"type": "mini_block", "x": 3, "y": 0})
+    assert state["players"][0]["field"][0][3] == m.MINI_BLOCK_LETTER
+    assert brikks.pending(state) == [0, 1]
+    state = act(state, 0, {"type": "mini_block", "x": 0, "y": 0})
+    state = act(state, 1, {"type": "mini_block", "x": 5, "y": 0})
+    assert state["phase"] == "roll" and state["round"] == 2
+
+
+def test_duel_mini_blocks_earned_in_the_round_a_seat_goes_out_are_not_placed() -> None:
+    state = duel_round()
+    base = ["kkkkkkkkkk"] * 5 + [m.EMPTY * 10] * 6
+    state = with_player(state, 0, field=base)
+    state = {**state, "dice": {"color": "red", "number": 2}}
+    state = act(state, 0, place("red", 2, 5, 5))  # earns a mini-block
+    state = with_player(state, 1, field=["kkkkkkkkkk"] * 11)
+    state = act(state, 1, {"type": "give_up"})
+    assert brikks.is_over(state) and brikks.result(state)["winners"] == [0]
