@@ -535,9 +535,10 @@ def _place(state: State, seat: Seat, action: Action, rng: Rng) -> list[Event]:
             "not_enough_energy",
             f"{color} {column} costs {cost} energy, {scoring.energy_available(player)} available",
         )
-    if (x, y) not in resting_positions(field_rows(player["field"]), (color, column)):
+    rows = field_rows(player["field"])
+    if (x, y) not in resting_positions(rows, (color, column)):
         raise IllegalAction("not_reachable", f"the block cannot come to rest at ({x}, {y})")
-    _, summary = apply_block(player, color, column, x, y, cost, state["duel"])
+    summary = block_summary(player, rows, color, column, x, y, cost)
     return [
         {"type": "block_placed", "actor": seat, "color": color, "column": column, "x": x, "y": y}
         | summary
