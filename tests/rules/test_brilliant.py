@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -709,19 +712,36 @@ def test_ruleset_constants() -> None:
 
 
 def test_package_imports_neither_django_nor_random() -> None:
-    import subprocess
-    import sys
+    package = Path(brilliant.__file__).parent
+    for source in package.glob("*.py"):
+        imports = [
+            line.strip()
+            for line in source.read_text().splitlines()
+            if line.strip().startswith(("import ", "from "))
+        ]
+        for line in imports:
+            module = line.split()[1]
+            assert module.split(".")[0] not in ("random", "django", "time", "datetime", "os"), (
+                f"{source.name}: {line}"
+            )
+    code = "import sys, games.rules.brilliant; assert 'django' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(package.parents[2]))
 
-    code = (
-        "import sys; import games.rules.brilliant; "
-        "assert 'django' not in sys.modules; "
-        "import games.rules.brilliant.engine as e, games.rules.brilliant.bot as b; "
-        "assert not hasattr(e, 'random') and not hasattr(b, 'random')"
+
+def test_evolve_copies_only_what_changes() -> None:
+    state = position([[[0, 7, 5]], [[1, 8, 5]]], dice=[2, 5])
+    after = brilliant.evolve(state, {"type": "answered", "actor": 0, "roll": 1, "answer": PASS})
+    assert after["grids"] is state["grids"]  # an answer writes nothing yet
+    resolved = brilliant.evolve(
+        after,
+        {
+            "type": "roll_resolved",
+            "actor": None,
+            "roll": 1,
+            "placements": [[0, 1, 7, 2]],
+            "passed": [1],
+        },
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(_repo_root()))
-
-
-def _repo_root():
-    from pathlib import Path
-
-    return Path(__file__).resolve().parents[2]
+    assert resolved["grids"][1] is state["grids"][1]  # the seat that passed keeps its grid
+    assert resolved["grids"][0][0] is state["grids"][0][0]  # untouched rows are shared
+    assert resolved["grids"][0][1] is not state["grids"][0][1]
