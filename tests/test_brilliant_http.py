@@ -186,6 +186,8 @@ def test_events_are_paginated_and_replay_needs_a_seat_until_the_end(
     assert rest["events"][-1]["type"] == "dice_rolled"
     assert rest["events"][-1]["actor"] == 0  # attributed to the roller
     assert error_code(anon.get(f"/api/v1/games/{game_id}/state?at=1"), 403) == "not_a_player"
+    note = ok(ada.get(f"/api/v1/games/{game_id}/legal-actions"))["note"]
+    assert "six different areas" in note
     assert error_code(ada.get(f"/api/v1/games/{game_id}/state?at=999"), 400) == "validation_error"
     assert (
         error_code(ada.get(f"/api/v1/games/{game_id}/events?after=-1"), 400) == "validation_error"

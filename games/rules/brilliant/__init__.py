@@ -40,6 +40,13 @@ OPTIONS: dict[str, Any] = {
     }
 }
 
+# Shown with legal-actions: the free setup has far too many choices to list.
+LEGAL_ACTIONS_NOTE = (
+    "During setup only the star setup and two sample free setups are listed. Any "
+    '{"type": "setup", "cells": [[row, col, value], ...]} is accepted that writes the values '
+    "1 to 6 once each into six empty fields of six different areas."
+)
+
 
 def material() -> dict[str, Any]:
     """The four sheets, for clients to draw: grid size, fields, areas, stars."""
@@ -47,6 +54,7 @@ def material() -> dict[str, Any]:
 
 
 __all__ = [
+    "LEGAL_ACTIONS_NOTE",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",
