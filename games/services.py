@@ -47,6 +47,9 @@ logger = logging.getLogger(__name__)
 MAX_CHAINED_AUTOMATIC_ACTIONS = 200
 MAX_CHAINED_SYSTEM_STEPS = 50
 
+# The action every ruleset uses for "I do nothing this time", where it has one.
+PASS = {"type": "pass"}
+
 TASK_SYSTEM_STEP = "games.tasks.run_system_step"
 TASK_BOT_MOVE = "games.tasks.play_bot_move"
 
@@ -435,6 +438,10 @@ def _commit(
     for new in events:
         if "." not in new.type:
             state = rules.evolve(state, new.as_rule_event())
+    if ended_by is None and game.status == GameStatus.ACTIVE:
+        forced = _forced_passes(rules, state)
+        events = [*events, *_from_rules(forced, automatic=True)]
+        state = _fold(rules, state, forced)
     if ended_by is not None:
         events = [*events, store.NewEvent(type="game.ended", actor=None, payload=ended_by)]
     rows = store.append(game=game, events=events, now=now)
@@ -446,6 +453,28 @@ def _commit(
     _reschedule(game, seats, rules, now)
     game.save()
     return rows
+
+
+def _forced_passes(rules: Ruleset, state: dict[str, Any]) -> list[RuleEvent]:
+    """Answer for every pending seat whose only legal action is to pass, as
+    Board Game Arena skips a player with no choice: nobody waits a whole
+    turn timeout for a decision that does not exist. Flagged automatic, but
+    not counted as a timeout."""
+    events: list[RuleEvent] = []
+    rng = platform_rng()
+    for _ in range(MAX_CHAINED_AUTOMATIC_ACTIONS):
+        if rules.is_over(state):
+            break
+        forced = next(
+            (seat for seat in rules.pending(state) if rules.legal_actions(state, seat) == [PASS]),
+            None,
+        )
+        if forced is None:
+            break
+        step = [store.normalize(e) for e in rules.decide(state, forced, dict(PASS), rng)]
+        events += step
+        state = _fold(rules, state, step)
+    return events
 
 
 def _platform_result(result: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:

@@ -101,6 +101,8 @@ def test_three_players_play_brilliant_to_the_end_over_http(client_for, task_queu
                 continue
             offered = legal(clients[name], game_id)
             assert offered, "a seat that must act is offered nothing"
+            # A seat with nothing to write is passed for at once, never asked.
+            assert offered != [{"type": "pass"}]
             state = mine["state"]
             for action in offered:
                 if action["type"] == "place":
@@ -130,6 +132,8 @@ def test_three_players_play_brilliant_to_the_end_over_http(client_for, task_queu
             assert replayed["state"] == state, f"{name} at seq {seq}"
     verified = ok(anon.get(f"/api/v1/games/{game_id}/verify"))
     assert verified == {**verified, "chain_ok": True, "projection_matches": True}
+    forced = Event.objects.filter(game_id=game_id, type="answered", automatic=True)
+    assert forced.exists(), "late in the game somebody must have had nothing to write"
     assert verified["events"] == Event.objects.filter(game_id=game_id).count() == final["seq"]
 
 
