@@ -9,7 +9,6 @@ from django.db.models import QuerySet
 from .errors import NotFound
 from .models import Game
 
-
 MAX_ID = 2**63 - 1  # PostgreSQL bigint; a larger id in a URL is simply not found
 
 
