@@ -150,7 +150,7 @@ garbage_actions = json_values | st.fixed_dictionaries(
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     state_index=st.integers(0, len(STATES) - 1),
-    seat=st.integers(-1, 2) | st.none() | st.text(max_size=2),
+    seat=st.integers(-1, 2) | st.none() | st.booleans() | st.text(max_size=2),
     action=garbage_actions,
 )
 def test_garbage_actions_only_ever_raise_illegal_action(
@@ -164,6 +164,7 @@ def test_garbage_actions_only_ever_raise_illegal_action(
         assert refused.reason in REASON_CODES
     else:
         assert isinstance(events, list) and events
+        assert all(type(event["actor"]) is int or event["actor"] is None for event in events)
     assert state == before
 
 

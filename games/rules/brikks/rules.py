@@ -441,7 +441,7 @@ def start_block_actions(state: State) -> list[Action]:
 
 
 def legal_actions(state: State, seat: Seat) -> list[Action]:
-    if seat not in pending(state):
+    if type(seat) is not int or seat not in pending(state):
         return []
     phase = state["phase"]
     if phase == "start":
@@ -467,7 +467,7 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
 def decide(state: State, seat: Seat, action: Action, rng: Rng) -> list[Event]:
     if is_over(state):
         raise IllegalAction("game_finished", "the game is over")
-    if seat not in pending(state):
+    if type(seat) is not int or seat not in pending(state):
         raise IllegalAction("not_your_turn", "nothing to do for this seat now")
     kind = _check_shape(action)
     if kind not in _PHASE_ACTIONS[state["phase"]]:
