@@ -559,11 +559,11 @@ def test_special_use_is_validated(action: dict[str, Any], reason: str) -> None:
 
 def test_special_used_cards_go_back_to_the_table_and_count_nothing() -> None:
     state = started(first=1, specials={"bomb": 0})
-    assert D.view(state, None)["scores_now"] == [-2, -1]
+    assert D.view(state, None)["scores_now"] == [-2, -2]
     state = started(stacks=[[], [4]], specials={"bomb": 0})
     state, _ = roll(state, 0, 1, 2, 3)
     state, _ = act(state, 0, use("bomb", seat=1))
-    assert state["specials"]["bomb"] is None and D.view(state, None)["scores_now"] == [-1, 0]
+    assert state["specials"]["bomb"] is None and D.view(state, None)["scores_now"] == [-2, 0]
 
 
 # --------------------------------------------------------------------------- stop
@@ -669,8 +669,11 @@ def test_end_final_count_is_card_diamonds_plus_unused_special_values() -> None:
     assert result["specials"] == {"0": ["treasure"], "1": ["bomb"], "2": ["thief_1", "thief_2"]}
 
 
-def test_end_the_first_player_gives_one_diamond_back() -> None:
-    assert D.view(started(2, first=1, stacks=[[7], [7]]), None)["scores_now"] == [3, 2]
+@pytest.mark.parametrize("num_players, handicap", [(2, 2), (3, 1), (4, 1), (5, 1), (6, 1)])
+def test_end_the_first_player_gives_diamonds_back(num_players: int, handicap: int) -> None:
+    stacks = [[7] for _ in range(num_players)]
+    scores = D.view(started(num_players, first=1, stacks=stacks), None)["scores_now"]
+    assert scores == [3, 3 - handicap] + [3] * (num_players - 2)
 
 
 def test_end_ties_go_to_the_longer_stack_then_are_shared() -> None:
@@ -680,7 +683,7 @@ def test_end_ties_go_to_the_longer_stack_then_are_shared() -> None:
     result = final_result(state)
     assert result["scores"] == [3, 3, -1]
     assert result["winners"] == [0] and result["ranking"] == [0, 1, 2]
-    state = started(2, first=1, stacks=[[7], [10]])  # 3 and 4 - 1
+    state = started(2, first=1, stacks=[[7], [13]])  # 3 and 5 - 2
     assert final_result(state)["winners"] == [0, 1]
 
 

@@ -26,9 +26,10 @@ MAX_PLAYERS = 6
 OPTIONS: dict[str, Any] = {}
 
 MAX_ROLLS = 2
-# Balance: playing first is worth about one diamond in bot games (the first
-# seats pick the last cards of the table), so the first player gives one back.
-FIRST_PLAYER_HANDICAP = 1
+# Balance: playing first is worth about two diamonds in 2-player bot games and
+# one with more players (the first seats pick the last cards of the table), so
+# the first player gives them back at the final count.
+FIRST_PLAYER_HANDICAP = {2: 2, 3: 1, 4: 1, 5: 1, 6: 1}
 ACTION_TYPES = ("roll", "take", "steal", "use_special", "stop", "pass")
 
 
@@ -269,7 +270,7 @@ def scores(state: State) -> list[int]:
         if holder is not None:
             totals[holder] += cards.end_value(special)
     if state["first_player"] is not None:
-        totals[state["first_player"]] -= FIRST_PLAYER_HANDICAP
+        totals[state["first_player"]] -= FIRST_PLAYER_HANDICAP[state["num_players"]]
     return totals
 
 
@@ -294,7 +295,7 @@ def final_result(state: State) -> dict[str, Any]:
             for seat in seats
         },
         "first_player": state["first_player"],
-        "first_player_handicap": FIRST_PLAYER_HANDICAP,
+        "first_player_handicap": FIRST_PLAYER_HANDICAP[state["num_players"]],
         "rounds": state["round"],
     }
 
