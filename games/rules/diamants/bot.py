@@ -10,11 +10,11 @@ them. No search through ``decide``: bench games must stay fast.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from collections.abc import Callable
 
 from ..base import Action, Rng, Seat, State
 from . import cards
-from .engine import current_sum, is_valid_roll, legal_actions
+from .engine import current_sum, is_valid_roll, legal_actions, scores
 
 # What holding each special card is worth to the bot (its end value for the
 # cards it keeps, the expected profit of using it for the ones it spends).
@@ -160,27 +160,25 @@ def _special_to_use(state: State, ev: _Eval, total: int, legal: list[Action]) ->
     by_kind: dict[str, list[Action]] = {}
     for action in uses:
         by_kind.setdefault(cards.SPECIAL_CARDS[action["card"]]["kind"], []).append(action)
-    scores = scores_now(state)
+    totals = scores(state)
     for kind, choose in _PRE_TURN_CHOICES:
         if kind in by_kind:
-            action = choose(ev, total, now_value, by_kind[kind], scores)
+            action = choose(ev, total, now_value, by_kind[kind], totals)
             if action is not None:
                 return action
     return None
 
 
-def scores_now(state: State) -> list[int]:
-    from .engine import scores
-
-    return scores(state)
-
-
-def _choose_bomb(ev: _Eval, total: int, now: float, uses: list[Action], scores: list[int]):
+def _choose_bomb(
+    ev: _Eval, total: int, now: float, uses: list[Action], totals: list[int]
+) -> Action | None:
     # Always worth it (the card itself costs 2 at the end): hit the leader's top.
-    return max(uses, key=lambda a: (scores[a["seat"]], ev.stacks[a["seat"]][-1]))
+    return max(uses, key=lambda a: (totals[a["seat"]], ev.stacks[a["seat"]][-1]))
 
 
-def _choose_swap(ev: _Eval, total: int, now: float, uses: list[Action], scores: list[int]):
+def _choose_swap(
+    ev: _Eval, total: int, now: float, uses: list[Action], totals: list[int]
+) -> Action | None:
     mine = cards.diamonds(ev.my_top) if ev.my_top is not None else 0
     best = max(uses, key=lambda a: cards.diamonds(ev.stacks[a["seat"]][-1]))
     if cards.diamonds(ev.stacks[best["seat"]][-1]) >= mine + 2:
@@ -188,17 +186,23 @@ def _choose_swap(ev: _Eval, total: int, now: float, uses: list[Action], scores: 
     return None
 
 
-def _choose_magnet(ev: _Eval, total: int, now: float, uses: list[Action], scores: list[int]):
+def _choose_magnet(
+    ev: _Eval, total: int, now: float, uses: list[Action], totals: list[int]
+) -> Action | None:
     fits = [a for a in uses if a["value"] <= total and ev.take_gain(a["value"]) > now]
     return max(fits, key=lambda a: a["value"]) if fits else None
 
 
-def _choose_white_die(ev: _Eval, total: int, now: float, uses: list[Action], scores: list[int]):
+def _choose_white_die(
+    ev: _Eval, total: int, now: float, uses: list[Action], totals: list[int]
+) -> Action | None:
     expected = sum(ev.best_gain(total + w) or -ev.failure_loss() for w in range(1, 7)) / 6
     return uses[0] if expected >= now else None
 
 
-def _choose_flip(ev: _Eval, total: int, now: float, uses: list[Action], scores: list[int]):
+def _choose_flip(
+    ev: _Eval, total: int, now: float, uses: list[Action], totals: list[int]
+) -> Action | None:
     dice = ev.state["dice"]
     best, best_value = None, now + SPECIAL_WORTH["flip"]
     for action in uses:
@@ -208,7 +212,9 @@ def _choose_flip(ev: _Eval, total: int, now: float, uses: list[Action], scores: 
     return best
 
 
-def _choose_reroll(ev: _Eval, total: int, now: float, uses: list[Action], scores: list[int]):
+def _choose_reroll(
+    ev: _Eval, total: int, now: float, uses: list[Action], totals: list[int]
+) -> Action | None:
     dice = ev.state["dice"]
     best, best_value = None, now + SPECIAL_WORTH["reroll"]
     for action in uses:
@@ -220,13 +226,17 @@ def _choose_reroll(ev: _Eval, total: int, now: float, uses: list[Action], scores
     return best
 
 
-def _choose_safe(ev: _Eval, total: int, now: float, uses: list[Action], scores: list[int]):
+def _choose_safe(
+    ev: _Eval, total: int, now: float, uses: list[Action], totals: list[int]
+) -> Action | None:
     if ev.my_top is not None and cards.diamonds(ev.my_top) >= 5:
         return uses[0]
     return None
 
 
-_PRE_TURN_CHOICES: list[tuple[str, Any]] = [
+_Chooser = Callable[[_Eval, int, float, list[Action], list[int]], Action | None]
+
+_PRE_TURN_CHOICES: list[tuple[str, _Chooser]] = [
     ("bomb", _choose_bomb),
     ("magnet", _choose_magnet),
     ("swap", _choose_swap),
