@@ -15,6 +15,7 @@ from .base import Ruleset
 # slug -> {version: module path}. The highest version is used for new games.
 _RULESETS: dict[str, dict[int, str]] = {
     "brilliant": {1: "games.rules.brilliant"},
+    "brikks": {1: "games.rules.brikks"},
 }
 
 
