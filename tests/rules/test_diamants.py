@@ -891,3 +891,32 @@ def test_package_imports_neither_django_nor_random() -> None:
         text = path.read_text()
         for forbidden in ("import random", "from random", "import time", "datetime"):
             assert forbidden not in text, (path, forbidden)
+
+
+# --------------------------------------------------------------------------- bot choices
+
+
+def test_bot_pushes_its_luck_on_a_poor_first_roll_with_nothing_to_lose() -> None:
+    state, _ = roll(started(table=[1, 13, 14, 15, 16, 17, 18]), 0, 1, 1, 2)  # sum 4: only the 1
+    assert D.auto_action(state, 0, FixedRng()) == {"type": "roll"}
+
+
+def test_bot_keeps_a_good_first_roll() -> None:
+    state, _ = roll(started(), 0, 6, 6, 5)  # sum 17
+    assert D.auto_action(state, 0, FixedRng()) == {"type": "take", "card": 17}
+
+
+def test_bot_steals_a_high_top_card_when_the_sum_is_exact() -> None:
+    state, _ = roll(started(table=[1, 2], stacks=[[], [3, 16]]), 0, 6, 6, 4)
+    assert D.auto_action(state, 0, FixedRng()) == {"type": "steal", "seat": 1}
+
+
+def test_bot_bombs_the_leader() -> None:
+    state = started(3, stacks=[[], [2], [18]], specials={"bomb": 0})
+    state, _ = roll(state, 0, 1, 2, 3)
+    assert D.auto_action(state, 0, FixedRng()) == use("bomb", seat=2)
+
+
+def test_bot_passes_in_the_final_round_with_an_empty_table_and_a_card_to_lose() -> None:
+    state = started(table=[], stacks=[[16], [2]], final_round=True)
+    assert D.auto_action(state, 0, FixedRng()) == {"type": "pass"}
