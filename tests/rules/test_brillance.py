@@ -1272,3 +1272,15 @@ def test_random_actions_raise_only_illegal_action(kind: str, fields: dict, seat:
 
 
 FUZZ_STATE = card_state({0: ["bribe", "collision", "unfair_competition"]})
+
+
+def test_views_along_a_bot_game_never_show_other_hands_or_the_deck(bot_games: dict) -> None:
+    _, events = bot_games[4]
+    for state in sample_states(events, 20):
+        for seat in (0, 1, 2, 3, None):
+            seen = game.view(state, seat)
+            assert "hands" not in seen and "deck" not in seen
+            assert seen["hand_counts"] == [len(h) for h in state["hands"]]
+            assert seen["deck_count"] == len(state["deck"])
+            assert seen.get("hand") == (None if seat is None else state["hands"][seat])
+            assert json.loads(json.dumps(seen)) == seen
