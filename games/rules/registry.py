@@ -16,6 +16,7 @@ from .base import Ruleset
 _RULESETS: dict[str, dict[int, str]] = {
     "brilliant": {1: "games.rules.brilliant"},
     "brikks": {1: "games.rules.brikks"},
+    "diamants": {1: "games.rules.diamants"},
 }
 
 
