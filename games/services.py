@@ -272,7 +272,8 @@ def automatic_move_play(
             return False
         if seq is not None and not seat.played_by_bot:
             return False
-        rule_events = _automatic_turn(rules, game.state, seat.index)
+        timed_out = seq is None and not seat.played_by_bot
+        rule_events = _automatic_turn(rules, game.state, seat.index, timed_out=timed_out)
         # A bot's own moves are its moves; anything played on a player's
         # behalf is flagged as automatic.
         automatic = not seat.is_bot
@@ -397,18 +398,21 @@ def _decide(
         raise IllegalActionError("The action is malformed.", reason="malformed_action") from exc
 
 
-def _automatic_turn(rules: Ruleset, state: dict[str, Any], seat: int) -> list[RuleEvent]:
+def _automatic_turn(
+    rules: Ruleset, state: dict[str, Any], seat: int, *, timed_out: bool = False
+) -> list[RuleEvent]:
     """The automatic move, continued until the seat no longer has to act
-    (a multi-action turn is finished as a whole)."""
+    (a multi-action turn is finished as a whole). A timed-out human gets the
+    ruleset's timeout move first, where it has one."""
     rng = platform_rng()
     events: list[RuleEvent] = []
+    choose = getattr(rules, "timeout_action", rules.auto_action) if timed_out else rules.auto_action
     for _ in range(MAX_CHAINED_AUTOMATIC_ACTIONS):
         if rules.is_over(state) or seat not in rules.pending(state):
             break
-        step = [
-            store.normalize(e)
-            for e in rules.decide(state, seat, rules.auto_action(state, seat, rng), rng)
-        ]
+        action = choose(state, seat, rng)
+        choose = rules.auto_action
+        step = [store.normalize(e) for e in rules.decide(state, seat, action, rng)]
         events += step
         state = _fold(rules, state, step)
     return events
@@ -494,6 +498,16 @@ def _finish(game: Game, seats: list[Seat], result: dict[str, Any], now: datetime
     game.finished_at = now
 
 
+def _deadline_seconds(rules: Ruleset, game: Game, seat: int) -> int:
+    hook = getattr(rules, "deadline_seconds", None)
+    if hook is None:
+        return game.turn_timeout
+    return max(
+        settings.FACETS_MIN_TURN_TIMEOUT,
+        min(game.turn_timeout, hook(game.state, seat, game.turn_timeout)),
+    )
+
+
 def _reschedule(game: Game, seats: list[Seat], rules: Ruleset, now: datetime) -> None:
     """Deadlines for pending seats, tasks for bots and system steps."""
     active = game.status == GameStatus.ACTIVE
@@ -509,7 +523,7 @@ def _reschedule(game: Game, seats: list[Seat], rules: Ruleset, now: datetime) ->
         elif seat.deadline is None:
             # A human keeps one deadline for the whole time they are pending
             # (a multi-action turn does not extend it).
-            seat.deadline = now + timedelta(seconds=game.turn_timeout)
+            seat.deadline = now + timedelta(seconds=_deadline_seconds(rules, game, seat.index))
         if seat.deadline != before:
             seat.save(update_fields=["deadline"])
     if active and not pending:

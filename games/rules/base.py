@@ -122,6 +122,21 @@ class Ruleset(Protocol):
 
     def is_over(self, state: State) -> bool: ...
 
+    # Optional hooks (the platform uses them when a package defines them):
+    #
+    # def timeout_action(state, seat, rng) -> Action
+    #     The move played when a human seat's deadline passes, where it should
+    #     differ from the bot's choice (Brillance: a Lucky Break reaction
+    #     window times out as "no", though the bot would cancel).
+    #     Default: auto_action.
+    #
+    # def deadline_seconds(state, seat, turn_timeout) -> int
+    #     How long ``seat`` has for what it must do now (a short reaction
+    #     window). Default: the table's turn_timeout.
+    #
+    # LEGAL_ACTIONS_NOTE: str
+    #     Shown with legal-actions where not every action can be listed.
+
     def result(self, state: State) -> dict[str, Any] | None:
         """When over: ``{"winners": [seats], "scores": [per seat], ...}``."""
 

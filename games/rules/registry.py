@@ -17,6 +17,7 @@ _RULESETS: dict[str, dict[int, str]] = {
     "brilliant": {1: "games.rules.brilliant"},
     "brikks": {1: "games.rules.brikks"},
     "diamants": {1: "games.rules.diamants"},
+    "brillance": {1: "games.rules.brillance"},
 }
 
 

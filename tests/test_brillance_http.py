@@ -1,0 +1,89 @@
+"""Brillance through HTTP: two players, and six with bots, to the end of
+turn 10, with no hand or deck order ever shown to anyone not allowed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.models import Game
+from tests.helpers import act, game, legal, ok, open_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HIDDEN_IN_EVENTS = {"deck_shuffled": "order", "deck_reshuffled": "order"}
+PRIVATE_EVENTS = {"cards_dealt": "cards", "card_drawn": "card"}
+
+
+def assert_nothing_hidden_leaks(client: Any, game_id: int, seat: int | None) -> None:
+    shown = ok(client.get(f"/api/v1/games/{game_id}"))["state"]
+    truth = Game.objects.get(pk=game_id).state
+    assert "hands" not in shown and "deck" not in shown
+    assert shown["hand_counts"] == [len(h) for h in truth["hands"]]
+    assert shown["deck_count"] == len(truth["deck"])
+    if seat is None:
+        assert "hand" not in shown
+    else:
+        assert shown["hand"] == truth["hands"][seat]
+    events = ok(client.get(f"/api/v1/games/{game_id}/events?limit=1000"))["events"]
+    for event in events:
+        if event["type"] in HIDDEN_IN_EVENTS:
+            assert HIDDEN_IN_EVENTS[event["type"]] not in event["payload"]
+        if event["type"] in PRIVATE_EVENTS and event["payload"]["seat"] != seat:
+            assert PRIVATE_EVENTS[event["type"]] not in event["payload"]
+
+
+def choose(rng: random.Random, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    useful = [a for a in actions if a["type"] in ("unload", "move", "play_card", "brigands_move")]
+    if useful and rng.random() < 0.85:
+        unloads = [a for a in useful if a["type"] == "unload"]
+        return rng.choice(unloads or useful)
+    return rng.choice(actions)
+
+
+def play_to_the_end(clients: dict[str, Any], game_id: int, task_queue, anon) -> dict[str, Any]:
+    rng = random.Random(23)
+    for step in range(20000):
+        task_queue.drain()
+        current = game(anon, game_id)
+        if current["status"] == "finished":
+            return current
+        for client in clients.values():
+            mine = game(client, game_id)
+            seat = mine["your_seat"]
+            if not any(p["seat"] == seat and p["must_act"] for p in mine["players"]):
+                continue
+            if step % 25 == 0:
+                for other in clients.values():
+                    assert_nothing_hidden_leaks(other, game_id, game(other, game_id)["your_seat"])
+                assert_nothing_hidden_leaks(anon, game_id, None)
+            offered = legal(client, game_id)
+            assert offered
+            ok(act(client, game_id, choose(rng, offered)), 201)
+    pytest.fail("the game did not finish")
+
+
+def test_two_players_play_brillance_to_the_end_of_turn_ten(client_for, task_queue, anon) -> None:
+    clients = {name: client_for(name) for name in ("ada", "bob")}
+    table = open_table(clients["ada"], ruleset="brillance", num_seats=2)
+    ok(clients["bob"].post(f"/api/v1/games/{table['id']}/join"))
+    final = play_to_the_end(clients, table["id"], task_queue, anon)
+    assert final["state"]["round"] == 10
+    for name, client in clients.items():
+        assert_nothing_hidden_leaks(client, table["id"], game(client, table["id"])["your_seat"])
+    result = final["result"]
+    best = max(result["scores"])
+    assert result["winners"] and all(result["scores"][w] == best for w in result["winners"])
+
+
+def test_six_players_with_bots_play_brillance_to_the_end(client_for, task_queue, anon) -> None:
+    ada = client_for("ada")
+    table = open_table(ada, ruleset="brillance", num_seats=6, options={"speed_bonus": True})
+    ok(ada.post(f"/api/v1/games/{table['id']}/bots"))
+    final = play_to_the_end({"ada": ada}, table["id"], task_queue, anon)
+    assert final["state"]["round"] == 10 and len(final["result"]["scores"]) == 6
+    assert_nothing_hidden_leaks(ada, table["id"], 0)
+    verified = ok(anon.get(f"/api/v1/games/{table['id']}/verify"))
+    assert verified["chain_ok"] and verified["projection_matches"]
