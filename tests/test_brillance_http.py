@@ -71,7 +71,7 @@ def test_two_players_play_brillance_to_the_end_of_turn_ten(client_for, task_queu
     ok(clients["bob"].post(f"/api/v1/games/{table['id']}/join"))
     final = play_to_the_end(clients, table["id"], task_queue, anon)
     assert final["state"]["round"] == 10
-    for name, client in clients.items():
+    for client in clients.values():
         assert_nothing_hidden_leaks(client, table["id"], game(client, table["id"])["your_seat"])
     result = final["result"]
     best = max(result["scores"])
