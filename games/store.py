@@ -57,6 +57,19 @@ def event_hash(
     return hashlib.sha256((previous_hash + canonical_json(record)).encode()).hexdigest()
 
 
+def row_hash(previous_hash: str, row: Event) -> str:
+    return event_hash(
+        previous_hash=previous_hash,
+        game_id=row.game_id,
+        seq=row.seq,
+        type=row.type,
+        actor=row.actor,
+        automatic=row.automatic,
+        payload=row.payload,
+        created_at=row.created_at,
+    )
+
+
 def as_rule_event(row: Event) -> RuleEvent:
     return {"type": row.type, "actor": row.actor, **row.payload}
 
@@ -87,9 +100,8 @@ def append(*, game: Game, events: Sequence[NewEvent], now: datetime) -> list[Eve
     rows = []
     for new in events:
         game.seq += 1
-        digest = event_hash(
-            previous_hash=game.last_hash,
-            game_id=game.pk,
+        row = Event(
+            game=game,
             seq=game.seq,
             type=new.type,
             actor=new.actor,
@@ -97,19 +109,9 @@ def append(*, game: Game, events: Sequence[NewEvent], now: datetime) -> list[Eve
             payload=new.payload,
             created_at=now,
         )
-        rows.append(
-            Event(
-                game=game,
-                seq=game.seq,
-                type=new.type,
-                actor=new.actor,
-                automatic=new.automatic,
-                payload=new.payload,
-                created_at=now,
-                hash=digest,
-            )
-        )
-        game.last_hash = digest
+        row.hash = row_hash(game.last_hash, row)
+        game.last_hash = row.hash
+        rows.append(row)
     try:
         Event.objects.bulk_create(rows)
     except IntegrityError as exc:
@@ -124,16 +126,7 @@ def verify_chain(rows: Iterable[Event]) -> tuple[bool, int | None]:
     previous = GENESIS_HASH
     expected_seq = 1
     for row in rows:
-        digest = event_hash(
-            previous_hash=previous,
-            game_id=row.game_id,
-            seq=row.seq,
-            type=row.type,
-            actor=row.actor,
-            automatic=row.automatic,
-            payload=row.payload,
-            created_at=row.created_at,
-        )
+        digest = row_hash(previous, row)
         if row.seq != expected_seq or digest != row.hash:
             return False, row.seq
         previous = digest

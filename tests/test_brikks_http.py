@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import act, game, legal, ok, open_table
+from tests.helpers import act, game, legal, ok, open_table, play_until_finished
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,49 +74,40 @@ class BrikksReferee:
         return found
 
 
-def choose(rng: random.Random, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for action in actions:
-        by_type.setdefault(action["type"], []).append(action)
-    for preferred in ("keep", "place", "start_block", "mini_block"):
-        if preferred in by_type and rng.random() < 0.95:
-            return rng.choice(by_type[preferred])
-    return rng.choice(actions)
+def chooser(seed: int):
+    rng = random.Random(seed)
+
+    def choose(state: dict[str, Any], seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        by_type: dict[str, list[dict[str, Any]]] = {}
+        for action in actions:
+            by_type.setdefault(action["type"], []).append(action)
+        for preferred in ("keep", "place", "start_block", "mini_block"):
+            if preferred in by_type and rng.random() < 0.95:
+                return rng.choice(by_type[preferred])
+        return rng.choice(actions)
+
+    return choose
 
 
 def play_to_the_end(
     clients: dict[str, Any], game_id: int, task_queue, referee: BrikksReferee, seed: int = 3
 ) -> tuple[dict[str, Any], int]:
-    rng = random.Random(seed)
-    checked = 0
-    for _ in range(3000):
-        task_queue.drain()
-        current = game(next(iter(clients.values())), game_id)
-        if current["status"] == "finished":
-            return current, checked
-        acted = False
-        for client in clients.values():
-            mine = game(client, game_id)
-            seat = mine["your_seat"]
-            if not any(p["seat"] == seat and p["must_act"] for p in mine["players"]):
-                continue
-            offered = legal(client, game_id)
-            state = mine["state"]
-            if state["phase"] == "place":
-                places = {
-                    (a["color"], a["column"], a["x"], a["y"])
-                    for a in offered
-                    if a["type"] == "place"
-                }
-                assert places == referee.placements(state["players"][seat], state["dice"])
-                assert {"type": "bomb"} in offered or state["players"][seat]["bombs_used"] == 3
-                if not places:
-                    assert {"type": "give_up"} in offered
-                checked += 1
-            ok(act(client, game_id, choose(rng, offered)), 201)
-            acted = True
-        assert acted or task_queue.sent, "nobody can act and nothing is scheduled"
-    pytest.fail("the game did not finish")
+    checked: list[int] = []
+
+    def check(state: dict[str, Any], seat: int, offered: list[dict[str, Any]]) -> None:
+        if state["phase"] != "place":
+            return
+        places = {
+            (a["color"], a["column"], a["x"], a["y"]) for a in offered if a["type"] == "place"
+        }
+        assert places == referee.placements(state["players"][seat], state["dice"])
+        assert {"type": "bomb"} in offered or state["players"][seat]["bombs_used"] == 3
+        if not places:
+            assert {"type": "give_up"} in offered
+        checked.append(len(places))
+
+    final = play_until_finished(clients, game_id, task_queue, choose=chooser(seed), check=check)
+    return final, len(checked)
 
 
 @pytest.fixture
@@ -158,7 +149,7 @@ def test_a_solo_game_starts_at_once_has_no_reroll_and_ends_with_a_rating(
         table["state"]["players"][0]["energy_available"] == 5 or table["state"]["phase"] == "start"
     )
     seen_roller_choice = []
-    rng = random.Random(5)
+    choose = chooser(5)
     for _ in range(2000):
         task_queue.drain()
         current = game(ada, table["id"])
@@ -173,7 +164,7 @@ def test_a_solo_game_starts_at_once_has_no_reroll_and_ends_with_a_rating(
             assert places == referee.placements(
                 current["state"]["players"][0], current["state"]["dice"]
             )
-        ok(act(ada, table["id"], choose(rng, offered)), 201)
+        ok(act(ada, table["id"], choose(current["state"], 0, offered)), 201)
     assert current["status"] == "finished"
     assert seen_roller_choice == []  # solo: no reroll
     assert isinstance(current["result"].get("rating"), str) and current["result"]["rating"]

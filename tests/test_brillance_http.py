@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.models import Game
-from tests.helpers import act, game, legal, ok, open_table
+from tests.helpers import game, ok, open_table, play_until_finished
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,34 +35,29 @@ def assert_nothing_hidden_leaks(client: Any, game_id: int, seat: int | None) -> 
             assert PRIVATE_EVENTS[event["type"]] not in event["payload"]
 
 
-def choose(rng: random.Random, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    useful = [a for a in actions if a["type"] in ("unload", "move", "play_card", "brigands_move")]
-    if useful and rng.random() < 0.85:
-        unloads = [a for a in useful if a["type"] == "unload"]
-        return rng.choice(unloads or useful)
-    return rng.choice(actions)
-
-
 def play_to_the_end(clients: dict[str, Any], game_id: int, task_queue, anon) -> dict[str, Any]:
     rng = random.Random(23)
-    for step in range(20000):
-        task_queue.drain()
-        current = game(anon, game_id)
-        if current["status"] == "finished":
-            return current
-        for client in clients.values():
-            mine = game(client, game_id)
-            seat = mine["your_seat"]
-            if not any(p["seat"] == seat and p["must_act"] for p in mine["players"]):
-                continue
-            if step % 25 == 0:
-                for other in clients.values():
-                    assert_nothing_hidden_leaks(other, game_id, game(other, game_id)["your_seat"])
-                assert_nothing_hidden_leaks(anon, game_id, None)
-            offered = legal(client, game_id)
-            assert offered
-            ok(act(client, game_id, choose(rng, offered)), 201)
-    pytest.fail("the game did not finish")
+    turns = [0]
+
+    def choose(state: dict[str, Any], seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        useful = [
+            a for a in actions if a["type"] in ("unload", "move", "play_card", "brigands_move")
+        ]
+        if useful and rng.random() < 0.85:
+            unloads = [a for a in useful if a["type"] == "unload"]
+            return rng.choice(unloads or useful)
+        return rng.choice(actions)
+
+    def check(state: dict[str, Any], seat: int, offered: list[dict[str, Any]]) -> None:
+        turns[0] += 1
+        if turns[0] % 25 == 0:
+            for other in clients.values():
+                assert_nothing_hidden_leaks(other, game_id, game(other, game_id)["your_seat"])
+            assert_nothing_hidden_leaks(anon, game_id, None)
+
+    return play_until_finished(
+        clients, game_id, task_queue, choose=choose, check=check, max_rounds=20000
+    )
 
 
 def test_two_players_play_brillance_to_the_end_of_turn_ten(client_for, task_queue, anon) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import act, game, legal, ok, open_table
+from tests.helpers import ok, open_table, play_until_finished
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,35 +36,32 @@ def check_offer(state: dict[str, Any], seat: int, action: dict[str, Any]) -> Non
         assert state["rolls"] < 2 or state["current"] != seat or state.get("turn_over")
 
 
-def choose(rng: random.Random, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    gains = [a for a in actions if a["type"] in ("steal", "take")]
-    if gains and rng.random() < 0.8:
-        return max(gains, key=lambda a: a.get("card", 0) or 20)
-    return rng.choice(actions)
+def chooser(seed: int):
+    rng = random.Random(seed)
+
+    def choose(state: dict[str, Any], seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        gains = [a for a in actions if a["type"] in ("steal", "take")]
+        if gains and rng.random() < 0.8:
+            return max(gains, key=lambda a: a.get("card", 0) or 20)
+        return rng.choice(actions)
+
+    return choose
 
 
 def play_to_the_end(
     clients: dict[str, Any], game_id: int, task_queue
 ) -> tuple[dict[str, Any], int]:
-    rng = random.Random(17)
-    checked = 0
-    for _ in range(3000):
-        task_queue.drain()
-        current = game(next(iter(clients.values())), game_id)
-        if current["status"] == "finished":
-            return current, checked
-        for client in clients.values():
-            mine = game(client, game_id)
-            seat = mine["your_seat"]
-            if not any(p["seat"] == seat and p["must_act"] for p in mine["players"]):
-                continue
-            offered = legal(client, game_id)
-            assert offered
-            for action in offered:
-                check_offer(mine["state"], seat, action)
-                checked += 1
-            ok(act(client, game_id, choose(rng, offered)), 201)
-    pytest.fail("the game did not finish")
+    checked: list[dict[str, Any]] = []
+
+    def check_offers(state: dict[str, Any], seat: int, offered: list[dict[str, Any]]) -> None:
+        for action in offered:
+            check_offer(state, seat, action)
+            checked.append(action)
+
+    final = play_until_finished(
+        clients, game_id, task_queue, choose=chooser(17), check=check_offers
+    )
+    return final, len(checked)
 
 
 def test_two_players_play_diamants_to_the_end(client_for, task_queue, anon) -> None:

@@ -34,7 +34,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, host: str, port: int, web_workers: int, **options: Any) -> None:
         settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
         if not settings.REDIS_URL:
-            for folder in ("queue", "processed"):
+            for folder in ("queue", "processed", "control"):
                 (settings.BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
         call_command("migrate", interactive=False, verbosity=0)
         python = sys.executable
