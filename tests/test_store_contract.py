@@ -19,13 +19,21 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(make_user) -> Game:
-    return Game.objects.create(ruleset="brilliant", ruleset_version=1, num_seats=2, turn_timeout=60,
-                               created_by=make_user("ada"))
+    return Game.objects.create(
+        ruleset="brilliant",
+        ruleset_version=1,
+        num_seats=2,
+        turn_timeout=60,
+        created_by=make_user("ada"),
+    )
 
 
 def append(game: Game, *types: str) -> list[Event]:
-    rows = store.append(game=game, events=[store.NewEvent(type=t, actor=0, payload={"t": t}) for t in types],
-                        now=timezone.now())
+    rows = store.append(
+        game=game,
+        events=[store.NewEvent(type=t, actor=0, payload={"t": t}) for t in types],
+        now=timezone.now(),
+    )
     game.save()
     return rows
 
@@ -67,7 +75,11 @@ def test_the_database_refuses_deletes(game: Game) -> None:
 
 def test_payloads_round_trip_exactly_so_hashes_verify_after_reading_back(game: Game) -> None:
     payload = {"z": [1, 2, {"é": "ü"}], "a": None, "n": -3, "deep": {"b": True, "a": [[]]}}
-    store.append(game=game, events=[store.NewEvent(type="x", actor=None, payload=payload)], now=timezone.now())
+    store.append(
+        game=game,
+        events=[store.NewEvent(type="x", actor=None, payload=payload)],
+        now=timezone.now(),
+    )
     row = Event.objects.get(game=game)
     assert row.payload == payload
     assert store.verify_chain([row]) == (True, None)
