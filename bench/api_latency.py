@@ -59,15 +59,20 @@ def main() -> None:
 
 def client(username: str) -> APIClient:
     api = APIClient()
-    api.post("/api/v1/auth/register", {"username": username, "password": "bench-pass-123"}, format="json")
-    token = api.post("/api/v1/auth/login", {"username": username, "password": "bench-pass-123"},
-                     format="json").json()["token"]
+    api.post(
+        "/api/v1/auth/register", {"username": username, "password": "bench-pass-123"}, format="json"
+    )
+    token = api.post(
+        "/api/v1/auth/login", {"username": username, "password": "bench-pass-123"}, format="json"
+    ).json()["token"]
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
     return api
 
 
 def new_game(ada: APIClient, bob: APIClient) -> int:
-    game_id = ada.post("/api/v1/games", {"ruleset": "brilliant", "num_seats": 2}, format="json").json()["id"]
+    game_id = ada.post(
+        "/api/v1/games", {"ruleset": "brilliant", "num_seats": 2}, format="json"
+    ).json()["id"]
     bob.post(f"/api/v1/games/{game_id}/join")
     return game_id
 
@@ -83,9 +88,12 @@ def run() -> None:
     # Pad the long game's log with platform events (skipped by the rules'
     # fold), as a game at move 10,000 would have.
     game = Game.objects.get(pk=long_game)
-    filler = [store.NewEvent(type="bench.filler", actor=None, payload={"n": i}) for i in range(LONG_GAME_EVENTS)]
+    filler = [
+        store.NewEvent(type="bench.filler", actor=None, payload={"n": i})
+        for i in range(LONG_GAME_EVENTS)
+    ]
     for start in range(0, LONG_GAME_EVENTS, 1000):
-        store.append(game=game, events=filler[start:start + 1000], now=timezone.now())
+        store.append(game=game, events=filler[start : start + 1000], now=timezone.now())
     game.save()
 
     timed(lambda: ada.get(f"/api/v1/games/{short_game}"), 50)  # warm up caches and connections
@@ -94,7 +102,9 @@ def run() -> None:
         seq = Game.objects.get(pk=game_id).seq
         read = timed(lambda g=game_id: ada.get(f"/api/v1/games/{g}"))
         legal = timed(lambda g=game_id: ada.get(f"/api/v1/games/{g}/legal-actions"))
-        tail = timed(lambda g=game_id, s=seq: ada.get(f"/api/v1/games/{g}/events?after={max(0, s - 20)}"))
+        tail = timed(
+            lambda g=game_id, s=seq: ada.get(f"/api/v1/games/{g}/events?after={max(0, s - 20)}")
+        )
         rows.append((f"GET game ({label}, seq {seq})", *read))
         rows.append((f"GET legal-actions ({label})", *legal))
         rows.append((f"GET last 20 events ({label})", *tail))
@@ -102,7 +112,11 @@ def run() -> None:
     def submit_and_reset() -> None:
         game_id = new_game(ada, bob)
         start = time.perf_counter()
-        ada.post(f"/api/v1/games/{game_id}/actions", {"action": {"type": "setup", "stars": True}}, format="json")
+        ada.post(
+            f"/api/v1/games/{game_id}/actions",
+            {"action": {"type": "setup", "stars": True}},
+            format="json",
+        )
         submit_samples.append((time.perf_counter() - start) * 1000)
 
     submit_samples: list[float] = []
@@ -113,7 +127,9 @@ def run() -> None:
     replay = timed(lambda: ada.get(f"/api/v1/games/{long_game}/state?at=5"), 50)
     rows.append(("GET state?at=5 (replay, long game)", *replay))
 
-    print(f"database: {connection.vendor}; {REPEATS} requests per row through the Django test client")
+    print(
+        f"database: {connection.vendor}; {REPEATS} requests per row through the Django test client"
+    )
     print(f"{'operation':45} {'median ms':>10} {'p95 ms':>10}")
     for name, median, p95 in rows:
         print(f"{name:45} {median:10.2f} {p95:10.2f}")

@@ -47,7 +47,9 @@ class Client:
     def sign_up(self, username: str) -> None:
         password = "play-http-" + uuid.uuid4().hex
         self.call("POST", "/auth/register", {"username": username, "password": password})
-        status, body = self.call("POST", "/auth/login", {"username": username, "password": password})
+        status, body = self.call(
+            "POST", "/auth/login", {"username": username, "password": password}
+        )
         assert status == 201, body
         self.token = body["token"]
 
@@ -59,10 +61,16 @@ def play(args: argparse.Namespace, game_number: int) -> dict[str, Any]:
     clients = [Client(args.base, latencies) for _ in range(args.players)]
     for index, client in enumerate(clients):
         client.sign_up(f"p{index}_{tag}")
-    status, table = clients[0].call("POST", "/games", {
-        "ruleset": args.ruleset, "num_seats": args.players, "options": json.loads(args.options),
-        "turn_timeout": args.timeout,
-    })
+    status, table = clients[0].call(
+        "POST",
+        "/games",
+        {
+            "ruleset": args.ruleset,
+            "num_seats": args.players,
+            "options": json.loads(args.options),
+            "turn_timeout": args.timeout,
+        },
+    )
     assert status == 201, table
     game_id = table["id"]
     for client in clients[1:]:
@@ -87,11 +95,16 @@ def play(args: argparse.Namespace, game_number: int) -> dict[str, Any]:
             if not actions:
                 time.sleep(args.poll)
                 continue
-            status, body = client.call("POST", f"/games/{game_id}/actions", {"action": rng.choice(actions)})
+            status, body = client.call(
+                "POST", f"/games/{game_id}/actions", {"action": rng.choice(actions)}
+            )
             if status not in (201, 409):  # 409: someone else moved first; look again
                 problems.append(f"{status}: {body}")
 
-    threads = [threading.Thread(target=player, args=(c, game_number * 100 + i)) for i, c in enumerate(clients)]
+    threads = [
+        threading.Thread(target=player, args=(c, game_number * 100 + i))
+        for i, c in enumerate(clients)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -115,7 +128,9 @@ def play(args: argparse.Namespace, game_number: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--base", default="http://127.0.0.1:8000")
     parser.add_argument("--ruleset", default="brilliant")
     parser.add_argument("--options", default="{}", help="JSON options for the table")

@@ -6,6 +6,7 @@ file and a file-system Celery broker under ``var/``. Set ``DATABASE_URL`` and
 """
 
 from pathlib import Path
+from typing import Any
 
 import environ
 
@@ -121,6 +122,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery -----------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any]
 BROKER_DIR = VAR_DIR / "broker"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL

@@ -4,8 +4,6 @@ game row; seats and events of that game are only written under that lock."""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
-
 from .errors import NotFound
 from .models import Game
 
@@ -20,8 +18,3 @@ def lock_game(game_id: int) -> Game:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist as exc:
         raise NotFound(f"No game {game_id}.") from exc
-
-
-def lock_games_by_id(game_ids: QuerySet[Game] | list[int]) -> list[Game]:
-    """Several games, always in id order so two sweeps never deadlock."""
-    return list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk"))

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from accounts.models import ApiToken
 from accounts.services import token_issue, token_revoke, user_register
 
 
@@ -66,7 +67,9 @@ class LogoutView(APIView):
 
     @extend_schema(request=None, responses={204: None}, tags=["accounts"])
     def post(self, request: Request) -> Response:
-        token_revoke(token=request.auth)
+        token = request.auth
+        assert isinstance(token, ApiToken)  # IsAuthenticated + our only authentication class
+        token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -13,7 +13,7 @@ def players(game: Game, seats: list[Seat], pending: list[int]) -> list[dict[str,
     return [
         {
             "seat": seat.index,
-            "username": seat.user.username if seat.user_id else None,
+            "username": seat.user.username if seat.user is not None else None,
             "bot": seat.is_bot,
             "resigned": seat.resigned,
             "zombie": seat.zombie,

@@ -7,12 +7,14 @@ from typing import Any
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from games import selectors, services
 from games.errors import NotFound
 from games.rules import registry
@@ -27,8 +29,16 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
     return serializer.validated_data
 
 
-def _user(request: Request) -> Any:
-    return request.user if request.user.is_authenticated else None
+def _user(request: Request) -> User | None:
+    """The caller, or None for an anonymous reader."""
+    return request.user if isinstance(request.user, User) else None
+
+
+def _player(request: Request) -> User:
+    """The caller of a write; the views' permissions guarantee a user."""
+    if not isinstance(request.user, User):
+        raise NotAuthenticated()
+    return request.user
 
 
 def _detail(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
@@ -78,11 +88,13 @@ class GameListView(APIView):
         )
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self)
-        return paginator.get_paginated_response([presenters.game_list_item(g) for g in page])
+        return paginator.get_paginated_response([presenters.game_list_item(g) for g in page or []])
 
     @extend_schema(request=s.GameCreateInput, responses={201: s.GameOutput}, tags=["games"])
     def post(self, request: Request) -> Response:
-        game = services.game_create(creator=request.user, **_valid(s.GameCreateInput, request.data))
+        game = services.game_create(
+            creator=_player(request), **_valid(s.GameCreateInput, request.data)
+        )
         return _detail(request, game.pk, status.HTTP_201_CREATED)
 
 
@@ -95,14 +107,14 @@ class GameDetailView(APIView):
 class GameJoinView(APIView):
     @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_join(game_id=game_id, user=request.user)
+        services.game_join(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
 
 
 class GameLeaveView(APIView):
     @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_leave(game_id=game_id, user=request.user)
+        services.game_leave(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
 
 
@@ -110,21 +122,21 @@ class GameBotsView(APIView):
     @extend_schema(request=s.BotsInput, responses=s.GameOutput, tags=["lobby"])
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(s.BotsInput, request.data or {})
-        services.game_add_bots(game_id=game_id, user=request.user, count=data["count"])
+        services.game_add_bots(game_id=game_id, user=_player(request), count=data["count"])
         return _detail(request, game_id)
 
 
 class GameStartView(APIView):
     @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_start(game_id=game_id, user=request.user)
+        services.game_start(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
 
 
 class GameResignView(APIView):
     @extend_schema(request=None, responses=s.GameOutput, tags=["play"])
     def post(self, request: Request, game_id: int) -> Response:
-        services.game_resign(game_id=game_id, user=request.user)
+        services.game_resign(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
 
 
@@ -133,7 +145,7 @@ class LegalActionsView(APIView):
 
     @extend_schema(responses=s.LegalActionsOutput, tags=["play"])
     def get(self, request: Request, game_id: int) -> Response:
-        access = selectors.game_access(game_id=game_id, user=request.user)
+        access = selectors.game_access(game_id=game_id, user=_player(request))
         actions = selectors.game_legal_actions(access)
         note = getattr(access.rules, "LEGAL_ACTIONS_NOTE", "")
         return Response(
@@ -154,11 +166,11 @@ class ActionView(APIView):
         data = _valid(s.ActionInput, request.data)
         outcome = services.action_submit(
             game_id=game_id,
-            user=request.user,
+            user=_player(request),
             action=data["action"],
             expected_seq=data["expected_seq"],
         )
-        access = selectors.game_access(game_id=game_id, user=request.user)
+        access = selectors.game_access(game_id=game_id, user=_player(request))
         body = {
             "seq": outcome.game.seq,
             "events": [selectors.event_for(access, row) for row in outcome.events],

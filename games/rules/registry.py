@@ -37,7 +37,7 @@ def get(slug: str, version: int | None = None) -> Ruleset:
     if chosen not in versions:
         raise UnknownRuleset(f"{slug} v{version}")
     module = importlib.import_module(versions[chosen])
-    return module  # type: ignore[return-value]
+    return module
 
 
 def _available(slug: str) -> bool:

@@ -234,7 +234,7 @@ def evolve(state: State, event: Event) -> State:
     new = dict(state)
     players = list(state["players"])
     new["players"] = players
-    actor = event.get("actor")
+    actor: Any = event.get("actor")  # a seat for every per-player event below
     if kind == "start_block_placed":
         player, _ = apply_block(players[actor], event["color"], 1, event["x"], 0, 0, state["duel"])
         player["start_color"] = event["color"]

@@ -116,7 +116,7 @@ def setup(num_players: int, options: dict[str, Any], rng: Rng) -> list[Event]:
 def _initial_state(event: Event) -> State:
     """The board after set-up: carts in camps or on non-player delivery spaces."""
     players = event["companies"]
-    shops = []
+    shops: list[dict[str, Any]] = []
     order_index: dict[str, int] = {}
     for sid in _shop_spaces():
         colour = SPACES[sid]["colour"]
@@ -1413,7 +1413,7 @@ def result(state: State) -> dict[str, Any] | None:
     if not state.get("over"):
         return None
     scores = _scores(state)
-    first_exit = {}
+    first_exit: dict[int, int] = {}
     for index, record in enumerate(state["exits"]):
         first_exit.setdefault(record["seat"], index)
     never = len(state["exits"])

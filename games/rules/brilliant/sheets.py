@@ -200,7 +200,7 @@ def sheet(level: int) -> Sheet:
             letter=letter,
             colour=spec["areas"][letter][0],
             fields=tuple(members[area_id[letter]]),
-            points=tuple(spec["areas"][letter][1]),  # type: ignore[arg-type]
+            points=tuple(spec["areas"][letter][1]),
         )
         for letter in letters
     )

@@ -163,9 +163,9 @@ def _special_to_use(state: State, ev: _Eval, total: int, legal: list[Action]) ->
     totals = scores(state)
     for kind, choose in _PRE_TURN_CHOICES:
         if kind in by_kind:
-            action = choose(ev, total, now_value, by_kind[kind], totals)
-            if action is not None:
-                return action
+            chosen = choose(ev, total, now_value, by_kind[kind], totals)
+            if chosen is not None:
+                return chosen
     return None
 
 
