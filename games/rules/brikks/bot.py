@@ -43,15 +43,27 @@ from .sheet import (
 )
 
 HOLE_PENALTY = 6.0
+# A covered hole in a line also costs part of what the line could still
+# score (a line with a hole can reach 9 crosses at best), more in the
+# doubled and quadrupled lines.
+HOLE_LINE_PENALTY = 0.0
 LINE_POTENTIAL = 0.05
 HEIGHT_PENALTY = 0.6
-BUMPINESS_PENALTY = 0.5
+ROW_TRANSITION_PENALTY = 0.5
+COLUMN_TRANSITION_PENALTY = 0.5
+WELL_PENALTY = 0.5
+WALLED_MASK = (1 << (FIELD_WIDTH + 1)) - 1
+RIGHT_WALL_BIT = 1 << (FIELD_WIDTH - 1)
 # Activating energy moves along the bar towards the next pink X (one in
 # three circles) and is worth half a point if never spent; spending it only
 # loses that half point. So activation is worth much more than it costs to
 # spend, and the bot rotates or swaps blocks freely.
 ACTIVATION_VALUE = 2.0
 SPENDING_COST = 0.7
+# A bonus cross earned now raises the value of every later one (the track
+# grows faster and faster): value it at least this much while the track
+# has room.
+CROSS_VALUE = 0.0
 # In a duel a cross is a mini-block dropped on the opponent.
 DUEL_CROSS_VALUE = 4.0
 # A placement this bad is worse than spending a bomb (if more than the last
@@ -62,28 +74,56 @@ EXPECTED_GAIN_OF_A_ROUND = 4.0
 
 
 def field_value(rows: Rows) -> float:
-    """How good a field is to keep playing on (higher is better)."""
-    heights = [0] * FIELD_WIDTH
-    holes = 0
+    """How good a field is to keep playing on (higher is better).
+
+    The line points as they stand, a bonus for fuller lines, and penalties
+    in the spirit of Dellacherie's Tetris player: covered holes (permanent:
+    lines never vanish in Brikks), row and column transitions (a ragged
+    field leaves gaps no block fits), open wells (cumulative depth: only the
+    standing I fills a deep one) and the height of the stack."""
     covered = 0
+    holes = 0.0
+    row_transitions = 0
+    column_transitions = 0
+    wells = 0
+    well_run = [0] * FIELD_WIDTH
+    running = 0  # columns with a well run going on
+    height_sum = 0
+    above = 0  # the line above, for column transitions
     for y in range(FIELD_HEIGHT - 1, -1, -1):
         row = rows[y]
-        holes += (covered & ~row & FULL_LINE).bit_count()
-        newly_topped = row & ~covered  # columns whose highest square is here
+        hole_bits = covered & ~row
+        if hole_bits:
+            count = hole_bits.bit_count()
+            holes += count * (HOLE_PENALTY + HOLE_LINE_PENALTY * LINE_MULTIPLIERS[y])
+        column_transitions += ((row ^ above) & covered).bit_count()
+        above = row
+        newly_topped = row & ~covered
         covered |= row
-        while newly_topped:
-            lowest = newly_topped & -newly_topped
-            heights[lowest.bit_length() - 1] = y + 1
-            newly_topped ^= lowest
-    value = 0.0
+        if newly_topped:
+            height_sum += newly_topped.bit_count() * (y + 1)
+        if covered:
+            walled = (row << 1) | 1 | (1 << (FIELD_WIDTH + 1))
+            row_transitions += ((walled ^ (walled >> 1)) & WALLED_MASK).bit_count()
+        well_bits = ~covered & FULL_LINE & ((row << 1) | 1) & ((row >> 1) | RIGHT_WALL_BIT)
+        if well_bits or running:
+            for x in range(FIELD_WIDTH):
+                if well_bits >> x & 1:
+                    well_run[x] += 1
+                    wells += well_run[x]
+                else:
+                    well_run[x] = 0
+            running = well_bits
+    column_transitions += (~rows[0] & covered).bit_count()
+    value = -holes
     for y, row in enumerate(rows):
         crosses = row.bit_count()
         value += LINE_POINTS.get(crosses, 0) * LINE_MULTIPLIERS[y]
         value += LINE_POTENTIAL * crosses * crosses * LINE_MULTIPLIERS[y]
-    bumpiness = sum(abs(a - b) for a, b in zip(heights, heights[1:], strict=False))
-    value -= HOLE_PENALTY * holes
-    value -= HEIGHT_PENALTY * sum(heights) / FIELD_WIDTH * 3
-    value -= BUMPINESS_PENALTY * bumpiness
+    value -= HEIGHT_PENALTY * height_sum / FIELD_WIDTH * 3
+    value -= ROW_TRANSITION_PENALTY * row_transitions
+    value -= COLUMN_TRANSITION_PENALTY * column_transitions
+    value -= WELL_PENALTY * wells
     return value
 
 
@@ -111,7 +151,8 @@ def _energy_and_crosses_value(
         return value + DUEL_CROSS_VALUE * summary["crosses"]
     crosses = player["bonus_crosses"]
     gained = min(MAX_BONUS_CROSSES, crosses + summary["crosses"])
-    return value + BONUS_TRACK[gained] - BONUS_TRACK[crosses]
+    track = BONUS_TRACK[gained] - BONUS_TRACK[crosses]
+    return value + max(track, CROSS_VALUE * (gained - crosses))
 
 
 def best_placement(state: State, seat: Seat, actions: list[Action]) -> tuple[Action | None, float]:
