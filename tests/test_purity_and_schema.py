@@ -54,3 +54,15 @@ def test_interactive_docs_are_served_with_local_assets(anon) -> None:
     html = page.content.decode()
     assert "swagger-ui" in html
     assert "cdn." not in html and "unpkg" not in html
+
+
+@pytest.mark.django_db
+def test_browser_clients_on_other_sites_may_call_the_api(anon) -> None:
+    response = anon.options(
+        "/api/v1/rulesets",
+        HTTP_ORIGIN="https://my-client.example",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type",
+    )
+    assert response["access-control-allow-origin"] == "*"
+    assert "authorization" in response["access-control-allow-headers"].lower()

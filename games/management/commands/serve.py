@@ -51,6 +51,7 @@ class Command(BaseCommand):
                 "--access-logfile",
                 "-",
             ],
+            # Workers log warnings only: the beat sweep runs every few seconds.
             "worker": [
                 python,
                 "-m",
@@ -59,7 +60,7 @@ class Command(BaseCommand):
                 "config",
                 "worker",
                 "--loglevel",
-                "INFO",
+                "WARNING",
                 "--concurrency",
                 "2",
             ],
@@ -71,7 +72,7 @@ class Command(BaseCommand):
                 "config",
                 "beat",
                 "--loglevel",
-                "INFO",
+                "WARNING",
                 "--schedule",
                 str(settings.VAR_DIR / "celerybeat-schedule"),
             ],
