@@ -153,3 +153,14 @@ def test_unknown_game_is_404_everywhere(client_for, game_id) -> None:
             == "not_found"
         ), path
     assert Event.objects.count() == 0
+
+
+def test_polling_with_an_etag_gets_304_until_the_game_changes(client_for) -> None:
+    ada, bob = client_for("ada"), client_for("bob")
+    table = open_table(ada, num_seats=2)
+    first = ada.get(f"/api/v1/games/{table['id']}")
+    etag = first["ETag"]
+    assert ada.get(f"/api/v1/games/{table['id']}", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    ok(bob.post(f"/api/v1/games/{table['id']}/join"))
+    changed = ada.get(f"/api/v1/games/{table['id']}", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed.json()["status"] == "active"
