@@ -61,6 +61,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     return response
 
 
+def json_400(request: Any, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("bad_request", "Bad request."), status=400)
+
+
+def json_403(request: Any, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("permission_denied", "Forbidden."), status=403)
+
+
 def json_404(request: Any, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse(error_body("not_found", "No such page."), status=404)
 

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from config.errors import json_404, json_500
+from config.errors import json_400, json_403, json_404, json_500
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -13,5 +13,7 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
 ]
 
+handler400 = json_400
+handler403 = json_403
 handler404 = json_404
 handler500 = json_500

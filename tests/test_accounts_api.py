@@ -93,3 +93,10 @@ def test_unknown_url_gets_the_error_shape(anon: APIClient) -> None:
     response = anon.get("/api/v1/nothing-here")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_a_disallowed_host_gets_a_json_400(anon, settings) -> None:
+    settings.ALLOWED_HOSTS = ["games.example.org"]
+    response = anon.get("/api/v1/rulesets", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
