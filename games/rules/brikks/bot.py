@@ -22,6 +22,7 @@ from .field import (
     resting_positions,
     shape_squares,
 )
+from .lookahead import expected_next_value
 from .rules import (
     apply_block,
     block_summary,
@@ -69,6 +70,13 @@ DUEL_CROSS_VALUE = 4.0
 # A placement this bad is worse than spending a bomb (if more than the last
 # bomb is left).
 BOMB_THRESHOLD = -40.0
+# Look-ahead: how many placements (the best on their own) get the expected
+# value of the next round; 0 turns the look-ahead off.
+LOOKAHEAD_CANDIDATES = 5
+# A roll for which nothing fits costs a bomb or ends the game.
+NO_FIT_PENALTY = 10.0
+# Bomb a fitting block only when skipping it looks this much better.
+BOMB_MARGIN = 2.0
 # Roughly what one more placed block adds to the final score late in a game.
 EXPECTED_GAIN_OF_A_ROUND = 4.0
 
@@ -145,29 +153,72 @@ def _placement_value(
 def _energy_and_crosses_value(
     player: dict[str, Any], summary: dict[str, int], cost: int, duel: bool
 ) -> float:
-    value = ACTIVATION_VALUE * summary["energy_activated"]
-    value -= SPENDING_COST * (summary["energy_lost"] + cost)
+    return _reward(
+        player,
+        summary["energy_activated"],
+        summary["energy_lost"],
+        summary["crosses"],
+        cost,
+        duel,
+    )
+
+
+def _reward(
+    player: dict[str, Any], activated: int, lost: int, crosses: int, cost: int, duel: bool
+) -> float:
+    """What a block earns besides the field: energy and bonus crosses."""
+    value = ACTIVATION_VALUE * activated - SPENDING_COST * (lost + cost)
     if duel:
-        return value + DUEL_CROSS_VALUE * summary["crosses"]
-    crosses = player["bonus_crosses"]
-    gained = min(MAX_BONUS_CROSSES, crosses + summary["crosses"])
-    track = BONUS_TRACK[gained] - BONUS_TRACK[crosses]
-    return value + max(track, CROSS_VALUE * (gained - crosses))
+        return value + DUEL_CROSS_VALUE * crosses
+    before = player["bonus_crosses"]
+    gained = min(MAX_BONUS_CROSSES, before + crosses)
+    track = BONUS_TRACK[gained] - BONUS_TRACK[before]
+    return value + max(track, CROSS_VALUE * (gained - before))
+
+
+def _expected_next(rows: Rows, player: dict[str, Any], energy: int, duel: bool) -> float:
+    def reward(p: dict[str, Any], activated: int, lost: int, crosses: int, cost: int) -> float:
+        return _reward(p, activated, lost, crosses, cost, duel)
+
+    return expected_next_value(
+        rows, player, energy, field_value, reward, NO_FIT_PENALTY, SPENDING_COST
+    )
 
 
 def best_placement(state: State, seat: Seat, actions: list[Action]) -> tuple[Action | None, float]:
+    """The best placement and its value: what it earns now plus the expected
+    value of the next round (the best affordable block of each of the 24
+    rolls) for the few placements that look best on their own."""
     player = state["players"][seat]
     rows = field_rows(player["field"])
-    best: Action | None = None
-    best_value = float("-inf")
+    duel = state["duel"]
+    energy = scoring.energy_available(player)
+    scored = []
     for action in actions:
         if action["type"] != "place":
             continue
         color, column = action["color"], action["column"]
         cost = placement_cost(state["dice"], color, column)
-        value = _placement_value(
-            player, rows, color, column, action["x"], action["y"], cost, state["duel"]
-        )
+        summary = block_summary(player, rows, color, column, action["x"], action["y"], cost)
+        after = add_squares(rows, shape_squares((color, column), action["x"], action["y"]))
+        reward = _energy_and_crosses_value(player, summary, cost, duel)
+        scored.append((field_value(after) + reward, reward, after, summary, action))
+    if not scored:
+        return None, float("-inf")
+    scored.sort(key=lambda item: -item[0])
+    if LOOKAHEAD_CANDIDATES <= 0:
+        return scored[0][4], scored[0][0]
+    best: Action | None = None
+    best_value = float("-inf")
+    for _, reward, after, summary, action in scored[:LOOKAHEAD_CANDIDATES]:
+        crosses = summary["crosses"]
+        future = {
+            "level": player["level"],
+            "energy_position": player["energy_position"] + summary["energy_activated"],
+            "bonus_crosses": min(MAX_BONUS_CROSSES, player["bonus_crosses"] + crosses),
+        }
+        left = energy - summary["cost"] - summary["energy_lost"] + summary["energy_activated"]
+        value = reward + _expected_next(after, future, left, duel)
         if value > best_value:
             best, best_value = action, value
     return best, best_value
@@ -183,9 +234,18 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
         return _choose_mini_block(state, seat)
     actions = legal_actions(state, seat)
     best, value = best_placement(state, seat, actions)
-    bombs_left = len(BOMB_VALUES) - state["players"][seat]["bombs_used"]
+    player = state["players"][seat]
+    bombs_left = len(BOMB_VALUES) - player["bombs_used"]
     if best is not None:
-        if value <= BOMB_THRESHOLD and bombs_left >= 2:
+        if bombs_left and LOOKAHEAD_CANDIDATES > 0:
+            # A bomb skips this block: worth the next round on the field as
+            # it is, minus the bomb's points (and keep a margin: the
+            # look-ahead is only an estimate).
+            rows = field_rows(player["field"])
+            skip = _expected_next(rows, player, scoring.energy_available(player), state["duel"])
+            if skip - BOMB_VALUES[player["bombs_used"]] - BOMB_MARGIN > value:
+                return {"type": "bomb"}
+        elif value <= BOMB_THRESHOLD and bombs_left >= 2:
             return {"type": "bomb"}
         return best
     if bombs_left and _worth_a_bomb(state, seat):
