@@ -7,7 +7,9 @@ something, so a turn always finishes.
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
+from functools import lru_cache
 from typing import Any
 
 from ..base import Action, IllegalAction, Rng, Seat, State
@@ -18,6 +20,7 @@ from .rules import (
     ACTION_POINTS,
     BRIGANDS,
     BRIGANDS_CAPACITY,
+    CART_CAPACITY,
     ROUNDS,
     blocking_stays,
     brigands_reachable,
@@ -44,12 +47,13 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
     card = _useful_card(state, seat)
     if card is not None:
         return card
-    claims = _claim_shops(state, seat)
-    for cart in state["carts"]:
-        if cart["owner"] == seat and not cart["out"] and cart["points"] > 0:
-            action = _cart_action(state, cart, claims.get(cart["id"]), rng)
-            if action is not None:
-                return action
+    if not state["turn"]["carts_done"]:
+        plan = _Plan(state, seat)
+        for cart in _cart_order(plan):
+            if cart["points"] > 0:
+                action = _cart_action(state, cart, plan, rng)
+                if action is not None:
+                    return action
     for cart_id in blocking_stays(state, seat):
         cart = state["carts"][cart_id]
         options = reachable(state, cart, cart["points"])
@@ -59,6 +63,21 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
 
 
 # ---------------------------------------------------------------- carts
+
+# Route costs. A space held by a cart costs extra steps rather than being a
+# wall: the cart may move on, but a route through a crowd is slower than a
+# short detour. Parked non-player carts and dwarfs do not move: walls.
+OWN_CART = 2.0
+OTHER_CART = 4.0
+STOPPED_CART = 10.0
+BRIGANDS_COST = 3.0
+# Where a cart should not end its move: a bridge or an island lane's
+# one-cart passage blocks everybody, a foreign delivery space must be left
+# next turn, and one of our own open shops is better kept clear.
+STOP_BRIDGE = 1.5
+STOP_FOREIGN_SHOP = 1.0
+STOP_OWN_SHOP = 0.8
+WALL = float("inf")
 
 
 def _static_blocked(state: State) -> set[int]:
@@ -81,6 +100,13 @@ _USABLE = {colour: _usable_by(colour) for colour in COMPANIES}
 def _distances_to(targets: list[int], colour: str, blocked: set[int]) -> list[int]:
     """Multi-source BFS from the targets over spaces a cart of ``colour`` may use;
     a list indexed by space (FAR where unreachable)."""
+    return list(_static_field(tuple(sorted(targets)), colour, frozenset(blocked)))
+
+
+@lru_cache(maxsize=4096)
+def _static_field(
+    targets: tuple[int, ...], colour: str, blocked: frozenset[int]
+) -> tuple[int, ...]:
     free = list(_USABLE[colour])
     for space in blocked:
         free[space] = False
@@ -95,112 +121,233 @@ def _distances_to(targets: list[int], colour: str, blocked: set[int]) -> list[in
             if free[there] and dist[there] == FAR:
                 dist[there] = step
                 queue.append(there)
+    return tuple(dist)
+
+
+def _penalties(state: State, seat: Seat) -> list[float]:
+    """Extra cost of passing through each space with today's traffic."""
+    pen = [0.0] * len(SPACES)
+    for space in _static_blocked(state):
+        pen[space] = WALL
+    for cart in state["carts"]:
+        space = cart["space"]
+        if space is None or cart["owner"] is None:
+            continue
+        if cart["immobile"]:
+            pen[space] = STOPPED_CART
+        else:
+            pen[space] = OWN_CART if cart["owner"] == seat else OTHER_CART
+    brig = state["brigands"]["space"]
+    if SPACES[brig]["kind"] != "castle":
+        pen[brig] = BRIGANDS_COST
+    return pen
+
+
+def _field(targets: list[int], colour: str, pen: list[float]) -> list[float]:
+    """Dijkstra from the targets: the cost of reaching one of them from every
+    space (each step 1, plus the traffic penalty of every space entered)."""
+    usable = _USABLE[colour]
+    dist = [float(FAR)] * len(SPACES)
+    heap = []
+    for target in targets:
+        dist[target] = 0.0
+        heap.append((0.0, target))
+    heapq.heapify(heap)
+    while heap:
+        d, here = heapq.heappop(heap)
+        if d > dist[here]:
+            continue
+        step = d + 1.0 + pen[here]
+        for there in NEIGHBOURS[here]:
+            if step < dist[there] and usable[there] and pen[there] != WALL:
+                dist[there] = step
+                heapq.heappush(heap, (step, there))
     return dist
 
 
-def _claim_shops(state: State, seat: Seat) -> dict[int, int]:
-    """Give each loaded cart its own open shop, nearest pairs first, so the carts
-    spread out instead of queueing behind each other for the same shop."""
-    blocked = _static_blocked(state)
-    colour = state["companies"][seat]
-    carts = [c for c in state["carts"] if c["owner"] == seat and not c["out"] and c["load"] > 0]
-    pairs = []
-    if carts:
-        for shop in state["shops"]:
-            if shop["colour"] == colour and remaining_order(shop) > 0:
-                dist = _distances_to([shop["space"]], colour, blocked)
-                pairs += [
-                    (dist[c["space"]], c["id"], shop["space"])
-                    for c in carts
-                    if dist[c["space"]] < FAR
-                ]
-    claims: dict[int, int] = {}
-    for _, cart_id, space in sorted(pairs):
-        if cart_id not in claims and space not in claims.values():
-            claims[cart_id] = space
-    return claims
+class _Plan:
+    """Which of our open shops are worth filling, and which cart serves which."""
+
+    def __init__(self, state: State, seat: Seat) -> None:
+        self.colour = state["companies"][seat]
+        self.pen = _penalties(state, seat)
+        self.blocked = _static_blocked(state)
+        self.carts = [c for c in state["carts"] if c["owner"] == seat and not c["out"]]
+        shops = [s for s in state["shops"] if s["colour"] == self.colour and remaining_order(s) > 0]
+        self.fields = {s["space"]: _field([s["space"]], self.colour, self.pen) for s in shops}
+        rounds_left = ROUNDS - state["round"]
+        static = {
+            s["space"]: _static_field((s["space"],), self.colour, frozenset(self.blocked))
+            for s in shops
+        }
+
+        def in_time(cart: dict[str, Any], shop: dict[str, Any]) -> bool:
+            budget = cart["points"] + ACTION_POINTS * rounds_left
+            if cart["immobile"]:
+                budget -= cart["points"]
+            need = min(cart["load"], remaining_order(shop))
+            return static[shop["space"]][cart["space"]] + need <= budget
+
+        # Fill the orders our merchandise can still complete: half-delivered
+        # shops first, then the best points per merchandise, nearest first.
+        total = sum(c["load"] for c in self.carts)
+        reach = {
+            s["id"]: min(
+                (
+                    self.fields[s["space"]][c["space"]]
+                    for c in self.carts
+                    if c["load"] and in_time(c, s)
+                ),
+                default=FAR,
+            )
+            for s in shops
+        }
+        self.viable: set[int] = set()
+        for shop in sorted(
+            shops,
+            key=lambda s: (-(s["delivered"] > 0), -s["order"] / remaining_order(s), reach[s["id"]]),
+        ):
+            need = remaining_order(shop)
+            if need <= total and reach[shop["id"]] < FAR:
+                self.viable.add(shop["id"])
+                total -= need
+        pairs = []
+        for shop in shops:
+            if shop["id"] not in self.viable:
+                continue
+            need = remaining_order(shop)
+            field = self.fields[shop["space"]]
+            for cart in self.carts:
+                if cart["load"] == 0 or not in_time(cart, shop):
+                    continue
+                cost = field[cart["space"]]
+                if cart["load"] == need:
+                    cost -= 3  # an exact fill leaves no odd merchandise behind
+                elif cart["load"] < need:
+                    cost += 6  # another cart will have to bring the rest
+                pairs.append((cost, cart["id"], shop["id"]))
+        pairs.sort()
+        need_left = {sid: remaining_order(state["shops"][sid]) for sid in self.viable}
+        self.claims: dict[int, int] = {}
+        loads = {c["id"]: c["load"] for c in self.carts}
+        for _, cart_id, shop_id in pairs:
+            if cart_id in self.claims or need_left[shop_id] <= 0:
+                continue
+            self.claims[cart_id] = state["shops"][shop_id]["space"]
+            need_left[shop_id] -= loads[cart_id]
+        self.gate_field = _field([GATE[self.colour]], self.colour, self.pen)
+
+    def target_field(self, cart: dict[str, Any]) -> tuple[int | None, list[float] | None]:
+        claim = self.claims.get(cart["id"])
+        if claim is not None:
+            return claim, self.fields[claim]
+        if not cart["entered"]:
+            return None, None  # nothing to deliver and still outside: stay in camp
+        return GATE[cart["colour"]], self.gate_field
 
 
-def _cart_targets(state: State, cart: dict[str, Any], claim: int | None) -> tuple[list[int], bool]:
-    """Where this cart should head: its claimed shop (else any open shop), or its
-    gate to leave."""
-    colour = cart["colour"]
-    claimed = shop_at(state, claim) if claim is not None else None
-    last_round = state["round"] == ROUNDS
-    if claimed is not None and not (last_round and remaining_order(claimed) > cart["load"]):
-        return [claimed["space"]], False
-    if cart["load"] > 0:
-        shops = [
-            shop
-            for shop in state["shops"]
-            if shop["colour"] == colour and remaining_order(shop) > 0
-        ]
-        if state["round"] == ROUNDS and cart["entered"]:
-            shops = [shop for shop in shops if remaining_order(shop) <= cart["load"]]
-        if shops:
-            return [shop["space"] for shop in shops], False
-    if not cart["entered"]:
-        return [], False  # nothing to deliver and still outside: stay in camp
-    return [GATE[colour]], True
+def _transfer(state: State, cart: dict[str, Any], plan: _Plan) -> Action | None:
+    """Pass merchandise to an adjacent cart of ours that needs it for its shop:
+    a cart with no shop of its own, or one of two carts bringing parts of the
+    same order (the one further away hands over), saves itself the trip."""
+    if cart["load"] == 0 or cart["points"] == 0:
+        return None
+    mine = plan.claims.get(cart["id"])
+    for other in plan.carts:
+        if other["id"] == cart["id"] or other["space"] not in NEIGHBOURS[cart["space"]]:
+            continue
+        claim = plan.claims.get(other["id"])
+        if claim is None:
+            continue
+        field = plan.fields[claim]
+        if mine is not None and (mine != claim or field[other["space"]] >= field[cart["space"]]):
+            continue
+        want = remaining_order(shop_at(state, claim)) - other["load"]
+        count = min(cart["load"], want, CART_CAPACITY - other["load"], cart["points"])
+        if count > 0:
+            return {"type": "transfer", "from": cart["id"], "to": other["id"], "count": count}
+    return None
 
 
-def _cart_action(state: State, cart: dict[str, Any], claim: int | None, rng: Rng) -> Action | None:
+def _cart_order(plan: _Plan) -> list[dict[str, Any]]:
+    """Carts nearest their goal move first, so the ones behind find the lane open."""
+
+    def key(cart: dict[str, Any]) -> tuple[float, int]:
+        _, field = plan.target_field(cart)
+        return (field[cart["space"]] if field else FAR, cart["id"])
+
+    return sorted(plan.carts, key=key)
+
+
+def _stop_cost(space: int, cart: dict[str, Any], target: int) -> float:
+    if space == target:
+        return 0.0
+    sp = SPACES[space]
+    if sp["kind"] == "bridge":
+        return STOP_BRIDGE
+    if sp["kind"] == "delivery":
+        return STOP_OWN_SHOP if sp["colour"] == cart["colour"] else STOP_FOREIGN_SHOP
+    return 0.0
+
+
+def _cart_action(state: State, cart: dict[str, Any], plan: _Plan, rng: Rng) -> Action | None:
     shop = shop_at(state, cart["space"])
-    if shop is not None and shop["colour"] == cart["colour"] and cart["load"] > 0:
+    if (
+        shop is not None
+        and shop["colour"] == cart["colour"]
+        and cart["load"] > 0
+        and shop["id"] in plan.viable
+    ):
         count = min(cart["load"], remaining_order(shop), cart["points"])
         if count > 0:
             return {"type": "unload", "cart": cart["id"], "count": count}
+    transfer = _transfer(state, cart, plan)
+    if transfer is not None:
+        return transfer
     if cart["immobile"]:
         return None
-    targets, leaving = _cart_targets(state, cart, claim)
-    if not targets:
+    target, field = plan.target_field(cart)
+    if target is None or field is None:
         return None
     options = reachable(state, cart, cart["points"])
     if not options:
         return None
-    if state["round"] == ROUNDS and leaving is False and cart["entered"]:
-        exit_space = GATE[cart["colour"]]
-        in_reach = [t for t in targets if t in options]
-        if not in_reach and exit_space in options:
-            return {"type": "move", "cart": cart["id"], "path": options[exit_space]}
-    blocked = _static_blocked(state) - {cart["space"]}
-    static = _distances_to(targets, cart["colour"], blocked)
-    if not leaving and cart["entered"] and static[cart["space"]] < FAR:
-        # Late in the game a shop the cart cannot reach in the turns left is not
-        # worth it: it goes home by its gate instead (1 point for the cart).
-        budget = (ROUNDS - state["round"] + 1) * ACTION_POINTS
-        to_gate = _distances_to([GATE[cart["colour"]]], cart["colour"], blocked)
-        if static[cart["space"]] + cart["load"] > budget >= to_gate[cart["space"]]:
-            targets, leaving = [GATE[cart["colour"]]], True
-            static = to_gate
-    live = _distances_to(targets, cart["colour"], occupied_spaces(state) - {cart["space"]})
-    # Follow today's free route unless it is a long detour around carts that will
-    # move anyway; otherwise wait in line along the usual route.
-    dist = live if live[cart["space"]] <= static[cart["space"]] + 6 else static
-    here = dist[cart["space"]]
+    if target in options:
+        return {"type": "move", "cart": cart["id"], "path": options[target]}
+    here = field[cart["space"]]
 
-    def badness(space: int) -> tuple[int, int, int]:
-        sp = SPACES[space]
-        foreign = sp["kind"] == "delivery" and sp["colour"] != cart["colour"]
-        return (dist[space], int(foreign), len(options[space]))
+    def score(space: int) -> tuple[float, int, int]:
+        return (field[space] + _stop_cost(space, cart, target), len(options[space]), space)
 
-    best = min(options, key=lambda space: (badness(space), space))
-    if dist[best] < here:
+    best = min(options, key=score)
+    if score(best)[0] < here:
         return {"type": "move", "cart": cart["id"], "path": options[best]}
-    return _sidestep(state, cart, options, static, rng)
+    # Stuck behind traffic: take a route that is free today, however long,
+    # rather than wait (a cart in a jam rarely frees itself).
+    walls = list(plan.pen)
+    for space in occupied_spaces(state) - {cart["space"]}:
+        walls[space] = WALL
+    live = _field([target], cart["colour"], walls)
+    if live[cart["space"]] < FAR:
+        best = min(
+            options, key=lambda s: (live[s] + _stop_cost(s, cart, target), len(options[s]), s)
+        )
+        if live[best] + _stop_cost(best, cart, target) < live[cart["space"]]:
+            return {"type": "move", "cart": cart["id"], "path": options[best]}
+    return _sidestep(state, cart, options, field, rng)
 
 
 def _sidestep(
-    state: State, cart: dict[str, Any], options: dict[int, list[int]], static: list[int], rng: Rng
+    state: State, cart: dict[str, Any], options: dict[int, list[int]], field: list[float], rng: Rng
 ) -> Action | None:
     """Two carts nose to nose in a lane wait forever unless one gives way: a cart
     that has not moved yet this turn sometimes steps aside to a nearby space that
     is not much further from its goal (rng, so not both carts do it together)."""
     if cart["points"] < ACTION_POINTS or rng.random() > 0.4:
         return None
-    here = static[cart["space"]]
+    here = field[cart["space"]]
     near = sorted(
-        space for space in options if static[space] <= here + 3 and len(options[space]) <= 3
+        space for space in options if field[space] <= here + 3 and len(options[space]) <= 3
     )
     if not near:
         return None
