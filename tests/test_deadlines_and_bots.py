@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import services
 from games.models import Event, Game, Seat
 from games.rules import registry
-from tests.helpers import act, game, legal, ok, open_table
+from tests.helpers import act, game, legal, ok, open_table, play_until_finished
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,13 +126,48 @@ def test_full_bot_games_end_and_replay_to_the_projection(
     ada = client_for("ada")
     table = open_table(ada, num_seats=players)
     ok(ada.post(f"/api/v1/games/{table['id']}/bots"))
-    ok(ada.post(f"/api/v1/games/{table['id']}/resign"))  # ada leaves; the bots play on
+    # ada stops playing: her seat is handed to the bot, as after three timeouts.
+    Seat.objects.filter(game_id=table["id"], index=0).update(zombie=True, deadline=timezone.now())
+    services.due_work_sweep()
     task_queue.drain()
     final = game(anon, table["id"])
     assert final["status"] == "finished", final
-    assert 0 not in final["result"]["winners"]
+    assert final["result"]["reason"] != "resignation"
+    assert (
+        max(final["result"]["scores"]) >= final["state"]["threshold"]
+        or final["result"]["reason"] == "no_moves"
+    )
     verified = ok(anon.get(f"/api/v1/games/{table['id']}/verify"))
     assert verified["chain_ok"] and verified["projection_matches"]
+
+
+def test_when_only_bots_would_be_left_resigning_ends_the_game(client_for, task_queue) -> None:
+    ada = client_for("ada")
+    table = open_table(ada, num_seats=3)
+    ok(ada.post(f"/api/v1/games/{table['id']}/bots"))
+    finished = ok(ada.post(f"/api/v1/games/{table['id']}/resign"))
+    assert finished["status"] == "finished"
+    assert finished["result"]["reason"] == "resignation"
+    assert finished["result"]["winners"] == [1, 2]
+
+
+def test_a_resigned_seat_is_played_by_the_bot_and_never_wins(client_for, task_queue) -> None:
+    ada, bob, cyd = client_for("ada"), client_for("bob"), client_for("cyd")
+    table = open_table(ada, num_seats=3)
+    for client in (bob, cyd):
+        ok(client.post(f"/api/v1/games/{table['id']}/join"))
+    ok(cyd.post(f"/api/v1/games/{table['id']}/resign"))
+    task_queue.drain()
+    assert Event.objects.filter(game_id=table["id"], type="setup_chosen", actor=2).exists()
+    final = play_until_finished(
+        {"ada": ada, "bob": bob},
+        table["id"],
+        task_queue,
+        choose=lambda state, seat, offered: offered[0],
+    )
+    assert 2 not in final["result"]["winners"]
+    assert final["result"]["ranking"][-1] == 2
+    assert final["result"]["resigned"] == [2]
 
 
 def test_resigning_in_a_two_player_game_ends_it_for_the_other(client_for) -> None:
