@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..base import Action, IllegalAction, Rng, Seat, State
-from .board import COMPANIES, GATE, NEIGHBOURS, SPACES
+from .board import COMPANIES, GATE, GUARD, NEIGHBOURS, SPACES
 from .cards import DECK
 from .rules import (
     _CARD_CHECKS,
@@ -47,18 +47,26 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
     card = _useful_card(state, seat)
     if card is not None:
         return card
+    plan = _Plan(state, seat)
     if not state["turn"]["carts_done"]:
-        plan = _Plan(state, seat)
         for cart in _cart_order(plan):
             if cart["points"] > 0:
                 action = _cart_action(state, cart, plan, rng)
                 if action is not None:
                     return action
     for cart_id in blocking_stays(state, seat):
+        # Made to leave another company's delivery space: the best place for
+        # the cart's own plan, not just the nearest free square.
         cart = state["carts"][cart_id]
         options = reachable(state, cart, cart["points"])
-        destination = min(options, key=lambda space: (len(options[space]), space))
-        return {"type": "move", "cart": cart_id, "path": options[destination]}
+        target, field = plan.target_field(cart)
+        if field is None or target is None:
+            field, target = plan.gate_field, GATE[cart["colour"]]
+        return {
+            "type": "move",
+            "cart": cart_id,
+            "path": options[_best_stop(options, field, cart, target)],
+        }
     return {"type": "end_turn"}
 
 
@@ -78,6 +86,11 @@ STOP_BRIDGE = 1.5
 STOP_FOREIGN_SHOP = 1.0
 STOP_OWN_SHOP = 0.8
 WALL = float("inf")
+# Static distances times this, for the time a route really takes in traffic.
+SLACK = 1.3
+# From this round on the planner allows for traffic (before it, every cart
+# still has time to spare).
+LATE_ROUND = 5
 
 
 def _static_blocked(state: State) -> set[int]:
@@ -186,7 +199,8 @@ class _Plan:
             if cart["immobile"]:
                 budget -= cart["points"]
             need = min(cart["load"], remaining_order(shop))
-            return static[shop["space"]][cart["space"]] + need <= budget
+            slack = SLACK if state["round"] >= LATE_ROUND else 1.0
+            return slack * static[shop["space"]][cart["space"]] + need <= budget
 
         # Fill the orders our merchandise can still complete: half-delivered
         # shops first, then the best points per merchandise, nearest first.
@@ -242,7 +256,10 @@ class _Plan:
         if claim is not None:
             return claim, self.fields[claim]
         if not cart["entered"]:
-            return None, None  # nothing to deliver and still outside: stay in camp
+            # Nothing to deliver and still outside: in by the gate and out again
+            # scores the cart like any other that left.
+            guard = GUARD[cart["colour"]]
+            return guard, _field([guard], cart["colour"], self.pen)
         return GATE[cart["colour"]], self.gate_field
 
 
@@ -288,6 +305,20 @@ def _stop_cost(space: int, cart: dict[str, Any], target: int) -> float:
     if sp["kind"] == "delivery":
         return STOP_OWN_SHOP if sp["colour"] == cart["colour"] else STOP_FOREIGN_SHOP
     return 0.0
+
+
+def _best_stop(
+    options: dict[int, list[int]], field: list[float], cart: dict[str, Any], target: int
+) -> int:
+    """The reachable space nearest the goal (then the shorter path)."""
+    return min(
+        options,
+        key=lambda space: (
+            field[space] + _stop_cost(space, cart, target),
+            len(options[space]),
+            space,
+        ),
+    )
 
 
 def _cart_action(state: State, cart: dict[str, Any], plan: _Plan, rng: Rng) -> Action | None:
