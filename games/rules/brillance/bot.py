@@ -31,6 +31,7 @@ from .rules import (
     remaining_order,
     score_breakdown,
     shop_at,
+    wander_actions,
 )
 
 FAR = 10**6
@@ -67,6 +68,9 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
             "cart": cart_id,
             "path": options[_best_stop(options, field, cart, target)],
         }
+    wander = _wander(state, plan)
+    if wander is not None:
+        return wander
     return {"type": "end_turn"}
 
 
@@ -184,7 +188,7 @@ class _Plan:
     def __init__(self, state: State, seat: Seat) -> None:
         self.colour = state["companies"][seat]
         self.pen = _penalties(state, seat)
-        self.blocked = _static_blocked(state)
+        self.blocked = frozenset(_static_blocked(state))
         self.carts = [c for c in state["carts"] if c["owner"] == seat and not c["out"]]
         shops = [s for s in state["shops"] if s["colour"] == self.colour and remaining_order(s) > 0]
         self.fields = {s["space"]: _field([s["space"]], self.colour, self.pen) for s in shops}
@@ -383,6 +387,46 @@ def _sidestep(
     if not near:
         return None
     return {"type": "move", "cart": cart["id"], "path": options[rng.choice(near)]}
+
+
+def _wander(state: State, plan: _Plan) -> Action | None:
+    """Wandering Competitors, once our carts are done: move a parked non-player
+    cart off our carts' shortest routes (to their shops, or home for empty ones)
+    when that shortens them, to the place that shortens them most."""
+    if state["turn"]["wander_left"] <= 0 or not state["options"]["wandering_competitors"]:
+        return None
+    goals: dict[int, list[int]] = {}
+    for cart in plan.carts:
+        if cart["space"] is None or (cart["load"] == 0 and not cart["entered"]):
+            continue
+        target, _ = plan.target_field(cart)
+        if target is not None:
+            goals.setdefault(target, []).append(cart["space"])
+    if not goals:
+        return None
+
+    def total(blocked: frozenset[int]) -> int:
+        return sum(
+            min(_static_field((target,), plan.colour, blocked)[space], 99)
+            for target, spaces in goals.items()
+            for space in spaces
+        )
+
+    now = total(plan.blocked)
+    best, best_gain = None, 0
+    options = wander_actions(state)
+    for cart_id in sorted({a["cart"] for a in options}):
+        where = state["carts"][cart_id]["space"]
+        freed = plan.blocked - {where}
+        if total(freed) >= now:
+            continue  # this cart is not in our way
+        for action in options:
+            if action["cart"] != cart_id:
+                continue
+            gain = now - total(freed | {action["path"][-1]})
+            if gain > best_gain:
+                best, best_gain = action, gain
+    return best
 
 
 # ---------------------------------------------------------------- brigands
