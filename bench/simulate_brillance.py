@@ -10,7 +10,8 @@ the non-player companies' carts parked for each player count. Then one
 Markdown table row per player count: mean score, merchandise delivered per
 player (unloaded, and order points of completed shops), carts out per player,
 card plays and brigand thefts per game, share of shared wins, how often seat 0
-wins (alone or shared; fair is 1/players), and mean score per company.
+wins (alone or shared; fair is 1/players), mean score per company, and the
+time the bot takes per call (mean and slowest).
 """
 
 from __future__ import annotations
@@ -66,8 +67,21 @@ def route_balance() -> None:
     print()
 
 
+def timed_bot(times: list[float]):
+    """``auto_action`` with a stopwatch (the bench's clock, not the bot's)."""
+
+    def choose(state, seat, rng):
+        started = time.perf_counter()
+        action = brillance.auto_action(state, seat, rng)
+        times.append(time.perf_counter() - started)
+        return action
+
+    return choose
+
+
 def simulate(players: int, games: int, seed: int, options: dict[str, bool]) -> str:
     rng = random.Random(seed * 1000 + players)
+    times: list[float] = []
     scores, unloaded, points, outs, plays, stolen = [], [], [], [], [], []
     shared = seat0 = 0
     by_company: dict[str, list[int]] = defaultdict(list)
@@ -77,7 +91,7 @@ def simulate(players: int, games: int, seed: int, options: dict[str, bool]) -> s
     if players == 6:
         opts["wandering_competitors"] = False
     for _ in range(games):
-        state, events = play_bot_game(brillance, players, opts, rng)
+        state, events = play_bot_game(brillance, players, opts, rng, choose_action=timed_bot(times))
         result = brillance.result(state)
         scores += result["scores"]
         for seat, detail in enumerate(result["details"]):
@@ -99,7 +113,8 @@ def simulate(players: int, games: int, seed: int, options: dict[str, bool]) -> s
         f"{statistics.mean(points):.1f} | {statistics.mean(outs):.2f} | "
         f"{statistics.mean(plays):.1f} | {statistics.mean(stolen):.1f} | "
         f"{100 * shared / games:.0f}% | {100 * seat0 / games:.0f}% "
-        f"(fair {100 / players:.0f}%) | {company} |"
+        f"(fair {100 / players:.0f}%) | {company} | "
+        f"{1000 * statistics.mean(times):.1f} / {1000 * max(times):.0f} ms |"
     )
 
 
@@ -122,9 +137,10 @@ def main() -> None:
     print(f"{args.games} bot games per player count, seed {args.seed}, options {options}\n")
     print(
         "| players | score | merchandise unloaded | order points | carts out | card plays "
-        "| stolen by brigands | shared wins | seat 0 wins | score by company |"
+        "| stolen by brigands | shared wins | seat 0 wins | score by company "
+        "| bot call mean / max |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for players in (int(p) for p in args.players.split(",")):
         print(simulate(players, args.games, args.seed, options), flush=True)
     print(f"\n{time.monotonic() - started:.0f} s")

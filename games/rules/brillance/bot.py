@@ -80,7 +80,7 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
 # wall: the cart may move on, but a route through a crowd is slower than a
 # short detour. Parked non-player carts and dwarfs do not move: walls.
 OWN_CART = 2.0
-OTHER_CART = 4.0
+OTHER_CART = 7.0
 STOPPED_CART = 10.0
 BRIGANDS_COST = 3.0
 # Where a cart should not end its move: a bridge or an island lane's
