@@ -50,7 +50,13 @@ def auto_action(state: State, seat: Seat, rng: Rng) -> Action:
         return card
     plan = _Plan(state, seat)
     if not state["turn"]["carts_done"]:
-        for cart in _cart_order(plan):
+        order = _cart_order(plan)
+        # Hand merchandise over before anyone drives off.
+        for cart in order:
+            transfer = _transfer(state, cart, plan)
+            if transfer is not None:
+                return transfer
+        for cart in order:
             if cart["points"] > 0:
                 action = _cart_action(state, cart, plan, rng)
                 if action is not None:
@@ -336,9 +342,6 @@ def _cart_action(state: State, cart: dict[str, Any], plan: _Plan, rng: Rng) -> A
         count = min(cart["load"], remaining_order(shop), cart["points"])
         if count > 0:
             return {"type": "unload", "cart": cart["id"], "count": count}
-    transfer = _transfer(state, cart, plan)
-    if transfer is not None:
-        return transfer
     if cart["immobile"]:
         return None
     target, field = plan.target_field(cart)
