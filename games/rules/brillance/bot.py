@@ -470,11 +470,25 @@ def _brigands_action(state: State, seat: Seat) -> Action:
 
 
 def _leader(state: State, seat: Seat) -> int | None:
-    """The strongest opponent (most points so far): the target of nasty cards."""
-    others = [s for s in range(state["num_players"]) if s != seat]
+    """The strongest opponent, the target of nasty cards: most points so far,
+    counting half a point per merchandise in shops not yet filled. Ties go to
+    the next player in turn order, so that early in the game (everybody at 0)
+    the tables do not all gang up on the first seat."""
+    players = state["num_players"]
+    others = [s for s in range(players) if s != seat]
     if not others:
         return None
-    return max(others, key=lambda s: (sum(score_breakdown(state, s).values()), -s))
+    progress = [0.0] * players
+    for shop in state["shops"]:
+        if shop["order"] is not None and not shop["filled"] and shop["delivered"]:
+            progress[state["companies"].index(shop["colour"])] += shop["delivered"] / 2
+    return max(
+        others,
+        key=lambda s: (
+            sum(score_breakdown(state, s).values()) + progress[s],
+            -((s - seat) % players),
+        ),
+    )
 
 
 def _try(state: State, seat: Seat, card: int, **targets: Any) -> Action | None:
