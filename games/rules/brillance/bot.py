@@ -101,6 +101,8 @@ SLACK = 1.3
 # From this round on the planner allows for traffic (before it, every cart
 # still has time to spare).
 LATE_ROUND = 5
+# How often a cart that is stuck at the start of its move steps aside.
+SIDESTEP = 0.8
 
 
 def _static_blocked(state: State) -> set[int]:
@@ -381,7 +383,7 @@ def _sidestep(
     """Two carts nose to nose in a lane wait forever unless one gives way: a cart
     that has not moved yet this turn sometimes steps aside to a nearby space that
     is not much further from its goal (rng, so not both carts do it together)."""
-    if cart["points"] < ACTION_POINTS or rng.random() > 0.4:
+    if cart["points"] < ACTION_POINTS or rng.random() > SIDESTEP:
         return None
     here = field[cart["space"]]
     near = sorted(
