@@ -43,15 +43,15 @@ from .sheet import (
     NUM_COLUMNS,
 )
 
-HOLE_PENALTY = 6.0
+HOLE_PENALTY = 3.5
 # A covered hole in a line also costs part of what the line could still
 # score (a line with a hole can reach 9 crosses at best), more in the
 # doubled and quadrupled lines.
 HOLE_LINE_PENALTY = 0.0
 LINE_POTENTIAL = 0.05
 HEIGHT_PENALTY = 0.6
-ROW_TRANSITION_PENALTY = 0.5
-COLUMN_TRANSITION_PENALTY = 0.5
+ROW_TRANSITION_PENALTY = 0.25
+COLUMN_TRANSITION_PENALTY = 0.25
 WELL_PENALTY = 0.5
 WALLED_MASK = (1 << (FIELD_WIDTH + 1)) - 1
 RIGHT_WALL_BIT = 1 << (FIELD_WIDTH - 1)
@@ -59,12 +59,12 @@ RIGHT_WALL_BIT = 1 << (FIELD_WIDTH - 1)
 # three circles) and is worth half a point if never spent; spending it only
 # loses that half point. So activation is worth much more than it costs to
 # spend, and the bot rotates or swaps blocks freely.
-ACTIVATION_VALUE = 2.0
-SPENDING_COST = 0.7
+ACTIVATION_VALUE = 3.0
+SPENDING_COST = 3.0
 # A bonus cross earned now raises the value of every later one (the track
 # grows faster and faster): value it at least this much while the track
 # has room.
-CROSS_VALUE = 0.0
+CROSS_VALUE = 6.0
 # In a duel a cross is a mini-block dropped on the opponent.
 DUEL_CROSS_VALUE = 4.0
 # A placement this bad is worse than spending a bomb (if more than the last
