@@ -22,7 +22,7 @@ from .field import (
     resting_positions,
     shape_squares,
 )
-from .lookahead import expected_next_value
+from .lookahead import SHAPE_BY_KEY, drop_summary, expected_next_value
 from .rules import (
     apply_block,
     block_summary,
@@ -193,31 +193,36 @@ def best_placement(state: State, seat: Seat, actions: list[Action]) -> tuple[Act
     rows = field_rows(player["field"])
     duel = state["duel"]
     energy = scoring.energy_available(player)
+    level = player["level"]
+    position = player["energy_position"]
     scored = []
     for action in actions:
         if action["type"] != "place":
             continue
         color, column = action["color"], action["column"]
         cost = placement_cost(state["dice"], color, column)
-        summary = block_summary(player, rows, color, column, action["x"], action["y"], cost)
-        after = add_squares(rows, shape_squares((color, column), action["x"], action["y"]))
-        reward = _energy_and_crosses_value(player, summary, cost, duel)
-        scored.append((field_value(after) + reward, reward, after, summary, action))
+        after, activated, losses, crosses = drop_summary(
+            rows, SHAPE_BY_KEY[(color, column)], action["x"], action["y"], level, position
+        )
+        lost = min(losses, max(0, energy - cost))
+        reward = _reward(player, activated, lost, crosses, cost, duel)
+        scored.append(
+            (field_value(after) + reward, reward, after, activated, lost, crosses, cost, action)
+        )
     if not scored:
         return None, float("-inf")
     scored.sort(key=lambda item: -item[0])
     if LOOKAHEAD_CANDIDATES <= 0:
-        return scored[0][4], scored[0][0]
+        return scored[0][-1], scored[0][0]
     best: Action | None = None
     best_value = float("-inf")
-    for _, reward, after, summary, action in scored[:LOOKAHEAD_CANDIDATES]:
-        crosses = summary["crosses"]
+    for _, reward, after, activated, lost, crosses, cost, action in scored[:LOOKAHEAD_CANDIDATES]:
         future = {
-            "level": player["level"],
-            "energy_position": player["energy_position"] + summary["energy_activated"],
+            "level": level,
+            "energy_position": position + activated,
             "bonus_crosses": min(MAX_BONUS_CROSSES, player["bonus_crosses"] + crosses),
         }
-        left = energy - summary["cost"] - summary["energy_lost"] + summary["energy_activated"]
+        left = energy - cost - lost + activated
         value = reward + _expected_next(after, future, left, duel)
         if value > best_value:
             best, best_value = action, value

@@ -52,6 +52,7 @@ class _Shape:
 
 
 _SHAPES = [_Shape(key, squares) for key, squares in SHAPES.items()]
+SHAPE_BY_KEY = {shape.key: shape for shape in _SHAPES}
 
 
 def column_heights(rows: Rows) -> list[int]:
@@ -72,8 +73,10 @@ def column_heights(rows: Rows) -> list[int]:
 def drop_summary(
     rows: Rows, shape: _Shape, x: int, y: int, level: int, position: int
 ) -> tuple[Rows, int, int, int]:
-    """The field after the drop, energy activated, energy lost (before
-    capping by what is available) and crosses earned."""
+    """The field after placing the block at (x, y) (any legal position, not
+    only a straight drop), energy activated, energy lost (before capping by
+    what is available) and crosses earned, as ``rules.block_summary``
+    counts them."""
     new_rows = list(rows)
     completed = 0
     for dy, mask in enumerate(shape.line_masks):
