@@ -291,7 +291,10 @@ def _transfer(state: State, cart: dict[str, Any], plan: _Plan) -> Action | None:
         field = plan.fields[claim]
         if mine is not None and (mine != claim or field[other["space"]] >= field[cart["space"]]):
             continue
-        want = remaining_order(shop_at(state, claim)) - other["load"]
+        shop = shop_at(state, claim)
+        if shop is None:
+            continue
+        want = remaining_order(shop) - other["load"]
         count = min(cart["load"], want, CART_CAPACITY - other["load"], cart["points"])
         if count > 0:
             return {"type": "transfer", "from": cart["id"], "to": other["id"], "count": count}
