@@ -27,7 +27,7 @@ from games.rules import brikks  # noqa: E402
 from games.rules.base import play_bot_game  # noqa: E402
 
 
-def _play(job: tuple[int, dict[str, Any], int]) -> tuple[dict[str, Any], int, list[float]]:
+def _play(job: tuple[int, dict[str, Any], int]) -> tuple[Any, int, list[float]]:
     """One game: the result, the last round, the time of each bot decision."""
     num_players, options, seed = job
     times: list[float] = []
@@ -51,7 +51,8 @@ def solo_figures(games: int, rng: random.Random, pool: Any, times: list[float]) 
     print("|---|---|---|---|---|---|---|---|")
     for level in (1, 2, 3, 4):
         jobs = [(1, {"level": level}, rng.randrange(2**32)) for _ in range(games)]
-        scores, rounds, bonus, ratings = [], [], [], Counter()
+        scores, rounds, bonus = [], [], []
+        ratings: Counter[str] = Counter()
         for outcome, last_round, game_times in pool.map(_play, jobs):
             scores.append(outcome["scores"][0])
             rounds.append(last_round)
@@ -75,7 +76,8 @@ def table_figures(
     times: list[float],
 ) -> None:
     label = "duel" if options.get("duel") else f"{num_players} players"
-    rounds, scores, winner_scores, wins = [], [], [], Counter()
+    rounds, scores, winner_scores = [], [], []
+    wins: Counter[int] = Counter()
     first_out, last_out, shared = [], [], 0
     jobs = [(num_players, options, rng.randrange(2**32)) for _ in range(games)]
     for outcome, last_round, game_times in pool.map(_play, jobs):

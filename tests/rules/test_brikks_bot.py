@@ -119,5 +119,7 @@ def test_bot_solo_level_2_scores_like_a_decent_human() -> None:
     scores = []
     for seed in range(8):
         final, _ = play_bot_game(brikks, 1, {"level": 2}, random.Random(seed))
-        scores.append(brikks.result(final)["scores"][0])
+        outcome = brikks.result(final)
+        assert outcome is not None
+        scores.append(outcome["scores"][0])
     assert statistics.mean(scores) >= 60

@@ -4,7 +4,10 @@ It scores each legal placement by the field it leaves behind (Tetris-style
 features: covered holes, height, bumpiness, how full the lines are), plus the
 energy it gains or spends and the bonus crosses it earns. Blocks never
 vanish in Brikks, so holes are permanent unless something can slide under an
-overhang later: the bot avoids them hard and keeps the stack low.
+overhang later: the bot avoids them and keeps the field smooth. The few
+placements that look best on their own are compared by the expected value
+of the next round over the 24 rolls (``lookahead.py``), which also decides
+when a bomb is better than a bad block.
 """
 
 from __future__ import annotations
