@@ -25,7 +25,7 @@ Conventions
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import Callable, Collection, MutableSequence, Sequence
 from typing import Any, Protocol, TypeVar
 
 Seat = int
@@ -139,6 +139,19 @@ class Ruleset(Protocol):
 
     def result(self, state: State) -> dict[str, Any] | None:
         """When over: ``{"winners": [seats], "scores": [per seat], ...}``."""
+
+
+def action_type(action: Any, known: Collection[str], game: str) -> str:
+    """The type of a client's action, after the checks every ruleset makes
+    first: a JSON object, with a string ``type`` that the game knows."""
+    if not isinstance(action, dict):
+        raise IllegalAction("malformed_action", "an action is a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise IllegalAction("malformed_action", "the action needs a string 'type'")
+    if kind not in known:
+        raise IllegalAction("unknown_action", f"{game} has no action {kind!r}")
+    return kind
 
 
 def fold(ruleset: Ruleset, events: Sequence[Event], state: State | None = None) -> State:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Action, Event, IllegalAction, InvalidOptions, Rng, Seat, State
+from ..base import Action, Event, IllegalAction, InvalidOptions, Rng, Seat, State, action_type
 from . import scoring
 from .field import (
     MINI_SHAPE,
@@ -478,13 +478,7 @@ def decide(state: State, seat: Seat, action: Action, rng: Rng) -> list[Event]:
 
 def _check_shape(action: Any) -> str:
     """The action's type, after checking keys and value types."""
-    if not isinstance(action, dict):
-        raise IllegalAction("malformed_action", "an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise IllegalAction("malformed_action", "the action needs a string type")
-    if kind not in _ACTION_KEYS:
-        raise IllegalAction("unknown_action", f"no action {kind!r} in Brikks")
+    kind = action_type(action, _ACTION_KEYS, "Brikks")
     if set(action) != _ACTION_KEYS[kind]:
         raise IllegalAction(
             "malformed_action", f"{kind} takes exactly the keys {sorted(_ACTION_KEYS[kind])}"

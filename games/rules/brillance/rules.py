@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from ..base import Action, Event, IllegalAction, InvalidOptions, Rng, Seat, State
+from ..base import Action, Event, IllegalAction, InvalidOptions, Rng, Seat, State, action_type
 from .board import BOARD, CAMPS, CASTLE, COMPANIES, GATE, GUARD, NEIGHBOURS, SPACES, bfs, draw
 from .cards import CARD_KINDS, DECK
 
@@ -658,14 +658,8 @@ class _Emitter:
 def decide(state: State, seat: Seat, action: Action, rng: Rng) -> list[Event]:
     if state.get("over"):
         raise IllegalAction("game_finished", "the game is over")
-    if not isinstance(action, dict):
-        raise IllegalAction("malformed_action", "an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise IllegalAction("malformed_action", "the action needs a string 'type'")
-    handler = _DECIDERS.get(kind)
-    if handler is None:
-        raise IllegalAction("unknown_action", f"no action called {kind!r}")
+    kind = action_type(action, _DECIDERS, "Brillance")
+    handler = _DECIDERS[kind]
     if seat not in pending(state):
         raise IllegalAction("not_your_turn", "another player must act now")
     reaction = state["reaction"]

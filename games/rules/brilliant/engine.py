@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Action, Event, IllegalAction, InvalidOptions, Seat, State
+from ..base import Action, Event, IllegalAction, InvalidOptions, Seat, State, action_type
 from .sheets import LEVELS, RULE_TEXT, Sheet, area_allows, sheet
 
 MIN_PLAYERS = 2
@@ -330,13 +330,7 @@ _ACTION_KEYS = {
 
 def _action_type(action: Any) -> str:
     """The action's type, once its keys have the documented shape."""
-    if not isinstance(action, dict):
-        raise IllegalAction("malformed_action", "an action is a JSON object")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise IllegalAction("malformed_action", "the action needs a string 'type'")
-    if kind not in _ACTION_KEYS:
-        raise IllegalAction("unknown_action", f"Brilliant has no action {kind!r}")
+    kind = action_type(action, _ACTION_KEYS, "Brilliant")
     if set(action) not in [set(keys) for keys in _ACTION_KEYS[kind]]:
         shapes = " or ".join(str(sorted(keys)) for keys in _ACTION_KEYS[kind])
         raise IllegalAction("malformed_action", f"a {kind} action has exactly the keys {shapes}")

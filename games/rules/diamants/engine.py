@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Event, IllegalAction, InvalidOptions, Rng, Seat, State
+from ..base import Event, IllegalAction, InvalidOptions, Rng, Seat, State, action_type
 from . import cards
 
 SLUG = "diamants"
@@ -516,13 +516,7 @@ def _require_opponent(state: State, seat: Seat, target: int) -> None:
 
 
 def decide(state: State, seat: Seat, action: Any, rng: Rng) -> list[Event]:
-    if not isinstance(action, dict):
-        raise IllegalAction("malformed_action", "an action is an object")
-    action_type = action.get("type")
-    if not isinstance(action_type, str):
-        raise IllegalAction("malformed_action", "'type' must be a string")
-    if action_type not in ACTION_TYPES:
-        raise IllegalAction("unknown_action", f"unknown action type {action_type!r}")
+    kind = action_type(action, ACTION_TYPES, "Diamants")
     if not state or "phase" not in state:
         raise IllegalAction("not_started", "the game has not started")
     if state["phase"] == "over":
@@ -530,7 +524,7 @@ def decide(state: State, seat: Seat, action: Any, rng: Rng) -> list[Event]:
     if state["phase"] != "playing" or seat != state["current"]:
         raise IllegalAction("not_your_turn", "another seat must act")
     turn = _Turn(state, seat)
-    _DECIDERS[action_type](turn, action, rng)
+    _DECIDERS[kind](turn, action, rng)
     return turn.events
 
 
