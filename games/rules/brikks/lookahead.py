@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .field import FULL_LINE, Rows
+from .field import FULL_LINE, Rows, ShapeMasks
 from .rules import placement_cost
 from .sheet import (
     CIRCLES,
@@ -35,18 +35,15 @@ _PINK = frozenset(PINK_X_CIRCLES)
 _ROLLS = [(color, number) for color in COLORS for number in range(1, NUM_COLUMNS + 1)]
 
 
-class _Shape:
-    __slots__ = ("key", "color", "width", "height", "line_masks", "bottom", "squares")
+class _Shape(ShapeMasks):
+    """The rules' bitmasks plus what the look-ahead needs about a shape."""
+
+    __slots__ = ("key", "color", "bottom", "squares")
 
     def __init__(self, key: tuple[str, int], squares: list[list[int]]) -> None:
+        super().__init__(squares)
         self.key = key
         self.color = key[0]
-        self.width = max(dx for dx, _ in squares) + 1
-        self.height = max(dy for _, dy in squares) + 1
-        masks = [0] * self.height
-        for dx, dy in squares:
-            masks[dy] |= 1 << dx
-        self.line_masks = tuple(masks)
         self.bottom = tuple(min(dy for sx, dy in squares if sx == dx) for dx in range(self.width))
         self.squares = tuple((dx, dy) for dx, dy in squares)
 
