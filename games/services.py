@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import dispatch, store
+from . import dispatch, notifications, store
 from .errors import (
     GameFinished,
     GameNotActive,
@@ -436,9 +436,12 @@ def _commit(
     *,
     ended_by: dict[str, Any] | None = None,
 ) -> list[Event]:
-    """Append, update the projection, reschedule. Caller holds the row lock."""
+    """Append, update the projection, reschedule, announce. Caller holds the
+    row lock."""
     now = timezone.now()
     state = game.state
+    first_seq = game.seq + 1
+    pending_before = _pending_seats(rules, game)
     for new in events:
         if "." not in new.type:
             state = rules.evolve(state, new.as_rule_event())
@@ -456,7 +459,37 @@ def _commit(
         _finish(game, seats, _platform_result(rules.result(state) or {}, seats), now)
     _reschedule(game, seats, rules, now)
     game.save()
+    _announce(game, seats, rules, first_seq=first_seq, pending_before=pending_before)
     return rows
+
+
+def _pending_seats(rules: Ruleset, game: Game) -> set[int]:
+    if game.seq == 0 or game.status != GameStatus.ACTIVE:
+        return set()
+    return set(rules.pending(game.state))
+
+
+def _announce(
+    game: Game, seats: list[Seat], rules: Ruleset, *, first_seq: int, pending_before: set[int]
+) -> None:
+    """Tell streams, long-polls and webhooks once the transaction commits."""
+    notes = notifications.notifications_for(
+        game_id=game.pk,
+        ruleset=game.ruleset,
+        seq=game.seq,
+        seats=[notifications.SeatSnapshot(s.index, s.user_id, s.resigned) for s in seats],
+        started=first_seq == 1,
+        finished=game.status == GameStatus.FINISHED,
+        newly_pending=_pending_seats(rules, game) - pending_before,
+        result=game.result,
+    )
+    notifications.announce_after_commit(
+        game_id=game.pk,
+        first_seq=first_seq,
+        last_seq=game.seq,
+        status=game.status,
+        notifications=notes,
+    )
 
 
 def _forced_passes(rules: Ruleset, state: dict[str, Any]) -> list[RuleEvent]:
