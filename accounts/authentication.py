@@ -15,7 +15,8 @@ LAST_USED_GRANULARITY = timedelta(minutes=5)
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
-    """``Authorization: Bearer <token>``; tokens come from POST /api/v1/auth/login."""
+    """``Authorization: Bearer <token>``: a login session token (POST
+    /api/v1/auth/login) or a personal access token (POST /api/v1/tokens)."""
 
     keyword = "Bearer"
 
@@ -35,6 +36,8 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         now = timezone.now()
+        if token.expires_at is not None and token.expires_at <= now:
+            raise exceptions.AuthenticationFailed("This token has expired.")
         if token.last_used_at is None or now - token.last_used_at > LAST_USED_GRANULARITY:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         return token.user, token

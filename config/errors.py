@@ -32,7 +32,7 @@ _DRF_CODES: list[tuple[type[Exception], str]] = [
     (drf.MethodNotAllowed, "method_not_allowed"),
     (drf.NotAcceptable, "not_acceptable"),
     (drf.UnsupportedMediaType, "unsupported_media_type"),
-    (drf.Throttled, "throttled"),
+    (drf.Throttled, "rate_limited"),
 ]
 
 
@@ -55,6 +55,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     code = next((c for cls, c in _DRF_CODES if isinstance(exc, cls)), "error")
     if isinstance(exc, drf.ValidationError):
         message, details = "Invalid input.", {"fields": response.data}
+    elif isinstance(exc, drf.Throttled):
+        retry_after = int(exc.wait or 1)
+        response["Retry-After"] = str(retry_after)
+        message = f"Too many requests; retry in {retry_after} s."
+        details = {"retry_after": retry_after}
     else:
         message, details = str(getattr(exc, "detail", exc)), {}
     response.data = error_body(code, message, details)

@@ -109,15 +109,53 @@ CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_ALLOW_ALL_ORIGINS = not CORS_ALLOWED_ORIGINS
 
+# --- Rate limits (accounts/throttling.py) ---------------------------------------
+# "N/second|minute|hour|day"; "off" lifts one limit, FACETS_RATE_LIMITS=off
+# lifts them all (load tests). Defaults sit far above what a client playing
+# games needs (benchmarks run hundreds of moves a second from one address).
+RATE_LIMITS_ON = env.str("FACETS_RATE_LIMITS", default="on").lower() not in {"off", "0", "false"}
+
+
+def _rate(name: str, default: str) -> str | None:
+    value = env.str(name, default=default)
+    if not RATE_LIMITS_ON or value.lower() in {"off", "none", ""}:
+        return None
+    return value
+
+
+# The older single knob for log-in and registration still applies if set.
+_AUTH_RATE = env.str("AUTH_THROTTLE_RATE", default="")
+THROTTLE_RATES: dict[str, str | None] = {
+    # every request with a token, per token
+    "token": _rate("FACETS_RATE_TOKEN", "30000/minute"),
+    # every request without a token, per client address
+    "anon": _rate("FACETS_RATE_ANON", "3000/minute"),
+    # log-in attempts per address and per username; registrations per address
+    "login": _rate("FACETS_RATE_LOGIN", _AUTH_RATE or "120/minute"),
+    "login_username": _rate("FACETS_RATE_LOGIN_USERNAME", "10/minute"),
+    "register": _rate("FACETS_RATE_REGISTER", _AUTH_RATE or "120/minute"),
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+        # A token must hold the view's scope (accounts/scopes.py).
+        "accounts.permissions.HasTokenScope",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.throttling.TokenThrottle",
+        "accounts.throttling.AnonymousAddressThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    # X-Forwarded-For hops to trust for the client address: 0 (the default)
+    # trusts none; set 1 behind one reverse proxy that sets the header.
+    "NUM_PROXIES": env.int("FACETS_NUM_PROXIES", default=0),
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.FacetsAutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    "DEFAULT_THROTTLE_RATES": {"auth": env.str("AUTH_THROTTLE_RATE", default="30/minute")},
 }
 
 SPECTACULAR_SETTINGS = {
@@ -132,8 +170,31 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-# --- Celery -----------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+
+# The cache holds rate-limit counters, which every web process must share:
+# Redis when REDIS_URL is set, else files under var/ (the embedded default's
+# processes share one machine). Never the per-process local-memory cache.
+CACHES: dict[str, Any]
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "facets",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "KEY_PREFIX": "facets",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
+
+# --- Celery -----------------------------------------------------------------
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any]
 BROKER_DIR = VAR_DIR / "broker"
 if REDIS_URL:

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from accounts.permissions import HasTokenScope
 from games import selectors, services
 from games.errors import NotFound
 from games.rules import registry
@@ -47,7 +48,8 @@ def _detail(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> R
 
 
 class RulesetListView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, HasTokenScope]
+    required_scope = None  # public material: any token, or none
 
     @extend_schema(responses=s.RulesetOutput(many=True), tags=["rulesets"])
     def get(self, request: Request) -> Response:
@@ -57,7 +59,8 @@ class RulesetListView(APIView):
 
 
 class RulesetDetailView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, HasTokenScope]
+    required_scope = None
 
     @extend_schema(responses=s.RulesetDetailOutput, tags=["rulesets"])
     def get(self, request: Request, slug: str) -> Response:
@@ -141,7 +144,7 @@ class GameResignView(APIView):
 
 
 class LegalActionsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, HasTokenScope]
 
     @extend_schema(responses=s.LegalActionsOutput, tags=["play"])
     def get(self, request: Request, game_id: int) -> Response:
@@ -159,7 +162,7 @@ class LegalActionsView(APIView):
 
 
 class ActionView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, HasTokenScope]
 
     @extend_schema(request=s.ActionInput, responses={201: s.ActionOutput}, tags=["play"])
     def post(self, request: Request, game_id: int) -> Response:
@@ -180,7 +183,7 @@ class ActionView(APIView):
 
 
 class EventListView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, HasTokenScope]
 
     @extend_schema(parameters=[s.EventsQuery], responses=s.EventPageOutput, tags=["history"])
     def get(self, request: Request, game_id: int) -> Response:
@@ -198,7 +201,7 @@ class EventListView(APIView):
 
 
 class StateView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, HasTokenScope]
 
     @extend_schema(
         parameters=[
@@ -216,7 +219,7 @@ class StateView(APIView):
 
 
 class VerifyView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, HasTokenScope]
 
     @extend_schema(responses=s.VerifyOutput, tags=["history"])
     def get(self, request: Request, game_id: int) -> Response:
