@@ -11,7 +11,7 @@ from games.errors import ApplicationError
 from .models import ApiToken
 from .scopes import GAMES_PLAY, GAMES_READ
 
-_UNSET = object()
+_UNSET = object()  # no required_scope attribute: the method decides
 
 
 class InsufficientScope(ApplicationError):
@@ -29,8 +29,8 @@ def required_scope(view: Any, method: str) -> str | None:
     attribute if it has one (None: any valid token), else ``games:read`` for
     safe methods and ``games:play`` for the others."""
     declared = getattr(view, "required_scope", _UNSET)
-    if declared is not _UNSET:
-        return declared  # type: ignore[no-any-return]
+    if declared is None or isinstance(declared, str):
+        return declared
     return GAMES_READ if method in SAFE_METHODS else GAMES_PLAY
 
 

@@ -47,7 +47,7 @@ class FixedWindowThrottle(BaseThrottle):
 
     def allow_request(self, request: Any, view: Any) -> bool:
         rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
-        if not rate:
+        if not isinstance(rate, str) or not rate:
             return True
         ident = self.get_cache_key(request, view)
         if ident is None:

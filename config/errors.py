@@ -56,7 +56,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, drf.ValidationError):
         message, details = "Invalid input.", {"fields": response.data}
     elif isinstance(exc, drf.Throttled):
-        retry_after = int(exc.wait or 1)
+        retry_after = int(getattr(exc, "wait", None) or 1)
         response["Retry-After"] = str(retry_after)
         message = f"Too many requests; retry in {retry_after} s."
         details = {"retry_after": retry_after}

@@ -67,7 +67,7 @@ class FacetsAutoSchema(AutoSchema):
             return None
         return required_scope(self.view, self.method)
 
-    def get_description(self) -> str:
+    def get_description(self) -> str:  # type: ignore[override]  # drf-spectacular's signature
         description = super().get_description() or ""
         scope = self._scope()
         if scope is None:

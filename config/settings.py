@@ -168,6 +168,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GrantableScopeEnum": "accounts.scopes.GRANTABLE_SCOPES",
+        "ScopeEnum": "accounts.scopes.SESSION_SCOPES",
+    },
 }
 
 REDIS_URL = env.str("REDIS_URL", default="")

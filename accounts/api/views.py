@@ -25,6 +25,7 @@ from accounts.throttling import (
     RegisterAddressThrottle,
     TokenThrottle,
 )
+from config.schema import ErrorSerializer
 
 # Every view keeps the default limits and adds its own.
 DEFAULT_THROTTLES = [TokenThrottle, AnonymousAddressThrottle]
@@ -86,7 +87,8 @@ class TokenListQuery(serializers.Serializer):
 
 
 class RegisterView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, HasTokenScope]
+    required_scope = None
     throttle_classes = [*DEFAULT_THROTTLES, RegisterAddressThrottle]
 
     @extend_schema(
@@ -99,7 +101,8 @@ class RegisterView(APIView):
 
 
 class LoginView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [AllowAny, HasTokenScope]
+    required_scope = None  # no token is read here anyway
     authentication_classes: list = []
     throttle_classes = [*DEFAULT_THROTTLES, LoginAddressThrottle, LoginUsernameThrottle]
 
@@ -163,7 +166,7 @@ class TokenDetailView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("token_id", int, OpenApiParameter.PATH)],
-        responses={204: None},
+        responses={204: None, 404: ErrorSerializer},
         tags=["tokens"],
     )
     def delete(self, request: Request, token_id: int) -> Response:
