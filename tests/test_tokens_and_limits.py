@@ -368,6 +368,33 @@ def test_registrations_are_limited_per_address(anon, settings) -> None:
     )
 
 
+def test_limits_hold_on_the_embedded_file_cache(client_for, settings, tmp_path) -> None:
+    ada = client_for("ada")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+    set_rates(settings, token="2/minute")
+    ok(ada.get("/api/v1/me"))
+    ok(ada.get("/api/v1/me"))
+    assert_rate_limited(ada.get("/api/v1/me"))
+
+
+def test_a_cache_outage_lifts_the_limits_instead_of_failing_requests(client_for, settings) -> None:
+    ada = client_for("ada")
+    set_rates(settings, token="1/minute")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+        }
+    }
+    for _ in range(3):
+        ok(ada.get("/api/v1/me"))
+
+
 def test_a_limit_set_to_none_is_lifted(client_for, settings) -> None:
     ada = client_for("ada")
     set_rates(settings, token=None)
