@@ -5,10 +5,12 @@ file and a file-system Celery broker under ``var/``. Set ``DATABASE_URL`` and
 ``REDIS_URL`` to use PostgreSQL and Redis.
 """
 
+import re
 from pathlib import Path
 from typing import Any
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("FACETS_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -117,9 +119,12 @@ RATE_LIMITS_ON = env.str("FACETS_RATE_LIMITS", default="on").lower() not in {"of
 
 
 def _rate(name: str, default: str) -> str | None:
-    value = env.str(name, default=default)
+    value = env.str(name, default=default).strip()
     if not RATE_LIMITS_ON or value.lower() in {"off", "none", ""}:
         return None
+    if not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", value):
+        # Fail at start-up rather than with a 500 on every request.
+        raise ImproperlyConfigured(f"{name}={value!r}: expected N/second|minute|hour|day or off")
     return value
 
 
@@ -131,9 +136,9 @@ THROTTLE_RATES: dict[str, str | None] = {
     # every request without a token, per client address
     "anon": _rate("FACETS_RATE_ANON", "3000/minute"),
     # log-in attempts per address and per username; registrations per address
-    "login": _rate("FACETS_RATE_LOGIN", _AUTH_RATE or "120/minute"),
-    "login_username": _rate("FACETS_RATE_LOGIN_USERNAME", "10/minute"),
-    "register": _rate("FACETS_RATE_REGISTER", _AUTH_RATE or "120/minute"),
+    "login": _rate("FACETS_RATE_LOGIN", _AUTH_RATE or "600/minute"),
+    "login_username": _rate("FACETS_RATE_LOGIN_USERNAME", "20/minute"),
+    "register": _rate("FACETS_RATE_REGISTER", _AUTH_RATE or "600/minute"),
 }
 
 REST_FRAMEWORK = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -405,7 +406,7 @@ def test_a_limit_set_to_none_is_lifted(client_for, settings) -> None:
 @pytest.mark.parametrize(
     ("environment", "expected"),
     [
-        ({}, {"token": "30000/minute", "login_username": "10/minute"}),
+        ({}, {"token": "30000/minute", "login_username": "20/minute", "login": "600/minute"}),
         (
             {"FACETS_RATE_TOKEN": "5/second", "FACETS_RATE_ANON": "off"},
             {"token": "5/second", "anon": None},
@@ -429,11 +430,22 @@ def test_rates_come_from_the_environment(environment, expected) -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
-    import json
-
     rates = json.loads(out.stdout)
     for scope, rate in expected.items():
         assert rates[scope] == rate, scope
+
+
+def test_a_malformed_rate_stops_the_start_up() -> None:
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "FACETS_RATE_TOKEN": "lots"}
+    run = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode != 0
+    assert "FACETS_RATE_TOKEN='lots'" in run.stderr
 
 
 # --- the schema -------------------------------------------------------------

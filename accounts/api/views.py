@@ -147,13 +147,21 @@ class TokenListView(APIView):
     permission_classes = [IsAuthenticated, HasTokenScope]
     required_scope = TOKENS_MANAGE
 
-    @extend_schema(parameters=[TokenListQuery], responses=TokenOutput(many=True), tags=["tokens"])
+    @extend_schema(
+        parameters=[TokenListQuery],
+        responses={200: TokenOutput(many=True), 400: ErrorSerializer},
+        tags=["tokens"],
+    )
     def get(self, request: Request) -> Response:
         query = _valid(TokenListQuery, request, request.query_params)
         tokens = selectors.token_list(user=_owner(request), kind=query.get("kind"))
         return Response(TokenOutput(tokens, many=True).data)
 
-    @extend_schema(request=TokenCreateInput, responses={201: TokenCreatedOutput}, tags=["tokens"])
+    @extend_schema(
+        request=TokenCreateInput,
+        responses={201: TokenCreatedOutput, 400: ErrorSerializer},
+        tags=["tokens"],
+    )
     def post(self, request: Request) -> Response:
         issued = personal_token_create(user=_owner(request), **_valid(TokenCreateInput, request))
         body = {**TokenOutput(issued.token).data, "token": issued.key, "token_type": "Bearer"}
