@@ -154,8 +154,9 @@ def delivery_attempt(*, delivery_id: str) -> bool:
     if delivery is None or not _claim(delivery, now):
         return False
     webhook = delivery.webhook
-    if not webhook.active:
-        _record(delivery, sending.Outcome(False, None, "The webhook is inactive.", 0), now)
+    if not webhook.active:  # deactivated since: give up at once
+        inactive = sending.Outcome(False, None, "The webhook is inactive.", 0)
+        _record(delivery, inactive, now, give_up=True)
         return True
     outcome = _send(webhook, delivery, now)
     _record(delivery, outcome, timezone.now())
@@ -241,13 +242,24 @@ def _send(webhook: Webhook, delivery: WebhookDelivery, now: datetime) -> sending
     return sending.post(webhook.url, body, headers, timeout=settings.FACETS_WEBHOOK_TIMEOUT_SECONDS)
 
 
-def _record(delivery: WebhookDelivery, outcome: sending.Outcome, now: datetime) -> None:
+def _record(
+    delivery: WebhookDelivery, outcome: sending.Outcome, now: datetime, *, give_up: bool = False
+) -> None:
     if outcome.delivered:
         status, next_at = DeliveryStatus.SUCCEEDED, None
-    elif delivery.round_attempts >= settings.FACETS_WEBHOOK_MAX_ATTEMPTS:
+    elif give_up or delivery.round_attempts >= settings.FACETS_WEBHOOK_MAX_ATTEMPTS:
         status, next_at = DeliveryStatus.FAILED, None
     else:
         status, next_at = DeliveryStatus.PENDING, now + backoff(delivery.round_attempts)
+    logger.info(
+        "webhook delivery %s attempt %d to webhook %d: %s (%s) -> %s",
+        delivery.delivery_id,
+        delivery.attempts,
+        delivery.webhook_id,
+        outcome.status_code,
+        outcome.error or "ok",
+        status,
+    )
     # Only if nobody redelivered it meanwhile (that resets the round).
     WebhookDelivery.objects.filter(
         pk=delivery.pk, attempts=delivery.attempts, round_attempts=delivery.round_attempts

@@ -81,3 +81,12 @@ class DeliveryOutput(serializers.Serializer):
 
 class DeliveryListQuery(serializers.Serializer):
     status = serializers.ChoiceField(choices=DeliveryStatus.choices, required=False)
+    page = serializers.IntegerField(min_value=1, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=200, required=False)
+
+
+class DeliveryPageOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = DeliveryOutput(many=True)

@@ -28,10 +28,9 @@ def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(s.ErrorOutput, description=description)
 
 
-AUTH_ERRORS = {
-    401: _error("No token, or an invalid one (`not_authenticated`, `invalid_token`)."),
-    403: _error("The token lacks the `webhooks:manage` scope (`insufficient_scope`)."),
-}
+# 401 (no or bad token) and 403 (`insufficient_scope`) are added to every
+# operation by the project's schema class, with the other common errors.
+AUTH_ERRORS: dict[int, OpenApiResponse] = {}
 NOT_FOUND = {404: _error("No such webhook (or delivery) of yours (`not_found`).")}
 INVALID = {400: _error("Invalid input (`validation_error`, `malformed_request`).")}
 INACTIVE = {409: _error("The webhook is inactive (`webhook_inactive`).")}
@@ -50,8 +49,12 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 
 
 class WebhookView(APIView):
-    permission_classes = [IsAuthenticated]
     required_scope = SCOPE
+
+    def get_permissions(self) -> list[Any]:
+        # Logged-in users only, on top of the project's default checks (the
+        # token scope among them), which are kept rather than replaced.
+        return [IsAuthenticated(), *super().get_permissions()]
 
 
 class DeliveryPagination(PageNumberPagination):
@@ -142,9 +145,9 @@ class WebhookPingView(WebhookView):
 class DeliveryListView(WebhookView):
     @extend_schema(
         parameters=[s.DeliveryListQuery],
-        responses={200: s.DeliveryOutput(many=True), **INVALID, **AUTH_ERRORS, **NOT_FOUND},
+        responses={200: s.DeliveryPageOutput, **INVALID, **AUTH_ERRORS, **NOT_FOUND},
         tags=TAGS,
-        description="This webhook's deliveries, newest first.",
+        description="This webhook's deliveries, newest first, a page at a time.",
     )
     def get(self, request: Request, webhook_id: int) -> Response:
         hook = selectors.webhook_get(owner=_owner(request), webhook_id=webhook_id)
