@@ -131,6 +131,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Two fields named "status" with different choices: name each enum.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "games.models.GameStatus.values",
+        "DeliveryStatusEnum": "webhooks.models.DeliveryStatus",
+    },
 }
 
 # --- Celery -----------------------------------------------------------------
