@@ -111,7 +111,9 @@ def time_passes(seconds: float) -> None:
     """Move every delivery's clock back instead of sleeping."""
     delta = timedelta(seconds=seconds)
     WebhookDelivery.objects.update(
-        next_attempt_at=F("next_attempt_at") - delta, last_attempt_at=F("last_attempt_at") - delta
+        next_attempt_at=F("next_attempt_at") - delta,
+        last_attempt_at=F("last_attempt_at") - delta,
+        dispatched_at=F("dispatched_at") - delta,
     )
 
 
@@ -253,6 +255,12 @@ def test_the_sweep_sends_a_delivery_whose_message_was_lost(
     assert receiver.requests == []
 
     sweep(task_queue)  # its task may still be on its way: left alone for now
+    assert receiver.requests == []
+    time_passes(settings.FACETS_TASK_GRACE_SECONDS)
+    task_queue.send("webhooks.tasks.sweep_deliveries")
+    task_queue.drain(drop="webhooks.tasks.deliver")  # the sweep's message is lost too
+    task_queue.send("webhooks.tasks.sweep_deliveries")
+    assert task_queue.drain() == 1  # the sweep alone: no message again within the grace
     assert receiver.requests == []
     time_passes(settings.FACETS_TASK_GRACE_SECONDS)
     sweep(task_queue)

@@ -54,6 +54,9 @@ class WebhookDelivery(models.Model):
     round_attempts = models.PositiveIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    # When a task was last sent for it; the sweep leaves it alone for a grace
+    # period after that, so a busy worker's backlog is not sent over and over.
+    dispatched_at = models.DateTimeField(null=True, blank=True)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     last_error = models.CharField(max_length=500, blank=True, default="")
     last_duration_ms = models.PositiveIntegerField(null=True, blank=True)

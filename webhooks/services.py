@@ -130,7 +130,7 @@ def delivery_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
     now = timezone.now()
     with transaction.atomic():
         WebhookDelivery.objects.filter(pk=delivery.pk).update(
-            status=DeliveryStatus.PENDING, round_attempts=0, next_attempt_at=now
+            status=DeliveryStatus.PENDING, round_attempts=0, next_attempt_at=now, dispatched_at=now
         )
         dispatch.send_after_commit(TASK_DELIVER, str(delivery.delivery_id))
     delivery.refresh_from_db()
@@ -165,25 +165,24 @@ def delivery_attempt(*, delivery_id: str) -> bool:
 
 def deliveries_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
     """Send a task for every pending delivery whose time has come: retries
-    (after their backoff) and first attempts whose message was lost (a
-    first attempt's task is sent at once, so it is only swept after the
-    grace period)."""
+    after their backoff, and deliveries whose task was sent more than the
+    grace period ago and never ran (a lost message)."""
     now = now or timezone.now()
     grace = timedelta(seconds=settings.FACETS_TASK_GRACE_SECONDS)
     due = list(
-        WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING)
-        .filter(
-            Q(round_attempts__gt=0, next_attempt_at__lte=now)
-            | Q(round_attempts=0, next_attempt_at__lte=now - grace)
-        )
+        WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
+        .filter(Q(dispatched_at__isnull=True) | Q(dispatched_at__lte=now - grace))
         .order_by("next_attempt_at")
-        .values_list("delivery_id", flat=True)[:limit]
+        .values_list("pk", "delivery_id")[:limit]
     )
+    # Marked first: if the broker is down, the next sweep after the grace
+    # period tries again.
+    WebhookDelivery.objects.filter(pk__in=[pk for pk, _ in due]).update(dispatched_at=now)
     sent = 0
-    for delivery_id in due:
+    for _, delivery_id in due:
         try:
             dispatch.send_task(TASK_DELIVER, str(delivery_id))
-        except Exception:  # the broker is down: the next sweep tries again
+        except Exception:
             logger.warning("could not send webhook deliveries", exc_info=True)
             break
         sent += 1
@@ -218,6 +217,7 @@ def _claim(delivery: WebhookDelivery, now: datetime) -> bool:
         round_attempts=F("round_attempts") + 1,
         last_attempt_at=now,
         next_attempt_at=now + _lease(),
+        dispatched_at=None,
     )
     delivery.attempts += 1
     delivery.round_attempts += 1
@@ -283,6 +283,7 @@ def _new_delivery(
         kind=kind,
         payload=payload,
         next_attempt_at=now,
+        dispatched_at=now,  # its task is sent on commit
     )
 
 
