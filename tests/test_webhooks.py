@@ -107,6 +107,16 @@ def verify_signature(secret: str, request: Received, tolerance: int = 300) -> No
     assert abs(time.time() - timestamp) < tolerance
 
 
+def documented_verify() -> Callable[..., bool]:
+    """The receiver example of docs/api.md, run as written."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    section = guide[guide.index("## Webhooks") :]
+    start = section.index("```python\n") + len("```python\n")
+    namespace: dict[str, Any] = {}
+    exec(section[start : section.index("```", start)], namespace)
+    return namespace["verify"]
+
+
 def time_passes(seconds: float) -> None:
     """Move every delivery's clock back instead of sleeping."""
     delta = timedelta(seconds=seconds)
@@ -160,6 +170,10 @@ def test_a_game_start_reaches_the_receiver_signed_with_the_webhook_secret(
 
     # A tampered body or a wrong secret does not verify.
     first = receiver.requests[0]
+    verify = documented_verify()
+    assert verify(hook["secret"], first.headers["Facets-Signature"], first.body)
+    assert not verify(hook["secret"], first.headers["Facets-Signature"], first.body + b" ")
+    assert not verify(hook["secret"], first.headers["Facets-Signature"], first.body, -1)
     with pytest.raises(AssertionError):
         verify_signature(hook["secret"], Received(first.headers, first.body + b" "))
     with pytest.raises(AssertionError):
