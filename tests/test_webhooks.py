@@ -559,3 +559,23 @@ def test_a_worker_delivers_a_game_start_and_retries_a_failure(
     assert failed.body == succeeded.body
     verify_signature(hook["secret"], succeeded)
     assert succeeded.json["game_id"] == game_id and succeeded.json["data"] == {"seat": 0}
+
+
+def test_a_delivery_costs_three_queries_and_a_commit_without_webhooks_one(
+    client_for: Any, task_queue: Any, receiver: Receiver, django_assert_num_queries: Any
+) -> None:
+    from games.notifications import Notification
+    from webhooks import services, tasks
+
+    alice = client_for("alice")
+    hook = register(alice, receiver.url)
+    delivery_id = ping(alice, hook["id"])["id"]
+    task_queue.sent.clear()
+    with django_assert_num_queries(3):  # read, claim, record
+        assert tasks.deliver(delivery_id)
+    with django_assert_num_queries(1):  # read only: already delivered
+        assert not tasks.deliver(delivery_id)
+    bob_id = ok(client_for("bob").get("/api/v1/me"))["id"]
+    note = Notification("your_turn", bob_id, 1, "diamants", 3, {"seat": 0})
+    with django_assert_num_queries(1):  # a user with no webhooks: one indexed read
+        assert services.deliveries_create(notifications=[note]) == []
