@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -173,9 +174,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Fields named "status" or "scope" with different choices: name each enum.
     "ENUM_NAME_OVERRIDES": {
         "GrantableScopeEnum": "accounts.scopes.GRANTABLE_SCOPES",
         "ScopeEnum": "accounts.scopes.SESSION_SCOPES",
+        "StatusEnum": "games.models.GameStatus.values",
+        "DeliveryStatusEnum": "webhooks.models.DeliveryStatus",
     },
 }
 
@@ -242,8 +246,25 @@ FACETS_DEFAULT_TURN_TIMEOUT = 24 * 3600
 # After this many automatic moves in a row a seat is played by the bot.
 FACETS_ZOMBIE_AFTER = 3
 
+# Webhooks (docs/api.md#webhooks): retries after 10 s, 20 s, 40 s, ... (at
+# most an hour apart), FACETS_WEBHOOK_MAX_ATTEMPTS attempts in all, each
+# waiting at most FACETS_WEBHOOK_TIMEOUT_SECONDS for an answer. Private and
+# loopback addresses are allowed by default (a self-hosted service often
+# notifies its own network); set FACETS_WEBHOOK_ALLOW_PRIVATE=false on a
+# public server so users cannot make it probe its own network.
+FACETS_WEBHOOK_TIMEOUT_SECONDS = env.float("FACETS_WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+FACETS_WEBHOOK_MAX_ATTEMPTS = env.int("FACETS_WEBHOOK_MAX_ATTEMPTS", default=10)
+FACETS_WEBHOOK_BACKOFF_SECONDS = env.float("FACETS_WEBHOOK_BACKOFF_SECONDS", default=10.0)
+FACETS_WEBHOOK_MAX_BACKOFF_SECONDS = env.float("FACETS_WEBHOOK_MAX_BACKOFF_SECONDS", default=3600.0)
+FACETS_WEBHOOK_ALLOW_PRIVATE = env.bool("FACETS_WEBHOOK_ALLOW_PRIVATE", default=True)
+FACETS_WEBHOOK_MAX_PER_USER = env.int("FACETS_WEBHOOK_MAX_PER_USER", default=10)
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-work": {"task": "games.tasks.sweep_due_work", "schedule": FACETS_SWEEP_SECONDS},
+    "sweep-webhook-deliveries": {
+        "task": "webhooks.tasks.sweep_deliveries",
+        "schedule": FACETS_SWEEP_SECONDS,
+    },
 }
 
 LOGGING = {

@@ -12,6 +12,7 @@ from django.db.backends.signals import connection_created
 from rest_framework.test import APIClient
 
 from games import dispatch, tasks
+from webhooks import tasks as webhook_tasks
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -56,6 +57,8 @@ class TaskQueue:
         "games.tasks.run_system_step": tasks.run_system_step,
         "games.tasks.play_bot_move": tasks.play_bot_move,
         "games.tasks.sweep_due_work": tasks.sweep_due_work,
+        "webhooks.tasks.deliver": webhook_tasks.deliver,
+        "webhooks.tasks.sweep_deliveries": webhook_tasks.sweep_deliveries,
     }
 
     def __init__(self) -> None:
