@@ -38,7 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
-    "webhooks",
+    "games.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -179,7 +179,7 @@ SPECTACULAR_SETTINGS = {
         "GrantableScopeEnum": "accounts.scopes.GRANTABLE_SCOPES",
         "ScopeEnum": "accounts.scopes.SESSION_SCOPES",
         "StatusEnum": "games.models.GameStatus.values",
-        "DeliveryStatusEnum": "webhooks.models.DeliveryStatus",
+        "DeliveryStatusEnum": "games.webhooks.models.DeliveryStatus",
     },
 }
 

@@ -11,7 +11,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/v1/", include("accounts.api.urls")),
     path("api/v1/", include("games.api.urls")),
-    path("api/v1/", include("webhooks.api.urls")),
+    path("api/v1/", include("games.webhooks.api.urls")),
 ]
 
 handler400 = json_400

@@ -12,7 +12,7 @@ from django.db.backends.signals import connection_created
 from rest_framework.test import APIClient
 
 from games import dispatch, tasks
-from webhooks import tasks as webhook_tasks
+from games.webhooks import tasks as webhook_tasks
 
 PASSWORD = "correct-horse-battery-staple"
 

@@ -26,8 +26,8 @@ from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from webhooks.api import urls as webhook_urls
-from webhooks.models import WebhookDelivery
+from games.webhooks.api import urls as webhook_urls
+from games.webhooks.models import WebhookDelivery
 
 from .helpers import error_code, ok, open_table
 
@@ -294,7 +294,7 @@ def test_a_delivery_is_sent_once_however_many_times_its_task_runs(
     assert deliveries(alice, hook["id"])[0]["attempts"] == 1
 
     # Two workers holding the same message at the same moment.
-    from webhooks import tasks
+    from games.webhooks import tasks
 
     WebhookDelivery.objects.update(status="pending", next_attempt_at=timezone.now())
     barrier = threading.Barrier(2)
@@ -565,7 +565,7 @@ def test_a_delivery_costs_three_queries_and_a_commit_without_webhooks_one(
     client_for: Any, task_queue: Any, receiver: Receiver, django_assert_num_queries: Any
 ) -> None:
     from games.notifications import Notification
-    from webhooks import services, tasks
+    from games.webhooks import services, tasks
 
     alice = client_for("alice")
     hook = register(alice, receiver.url)

@@ -2,7 +2,8 @@ from django.apps import AppConfig
 
 
 class WebhooksConfig(AppConfig):
-    name = "webhooks"
+    name = "games.webhooks"
+    label = "webhooks"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
