@@ -5,10 +5,12 @@ file and a file-system Celery broker under ``var/``. Set ``DATABASE_URL`` and
 ``REDIS_URL`` to use PostgreSQL and Redis.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import environ
+from corsheaders.defaults import default_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("FACETS_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -36,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "idempotency",
 ]
 
 MIDDLEWARE = [
@@ -46,11 +49,14 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # ETag on every GET; a client polling with If-None-Match gets 304 and no body.
+    # (Game and state reads set their own cheap ETag: games/api/conditional.py.)
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it runs the view inside the transaction that stores the answer.
+    "idempotency.middleware.IdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -108,13 +114,15 @@ WHITENOISE_USE_FINDERS = True  # works before (or without) collectstatic
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_ALLOW_ALL_ORIGINS = not CORS_ALLOWED_ORIGINS
+CORS_ALLOW_HEADERS = (*default_headers, "idempotency-key", "if-none-match")
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "idempotency.schema.FacetsAutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_RATES": {"auth": env.str("AUTH_THROTTLE_RATE", default="30/minute")},
@@ -172,8 +180,17 @@ FACETS_DEFAULT_TURN_TIMEOUT = 24 * 3600
 # After this many automatic moves in a row a seat is played by the bot.
 FACETS_ZOMBIE_AFTER = 3
 
+# Idempotency-Key records are kept this long (at least a day), then purged.
+FACETS_IDEMPOTENCY_KEY_TTL = timedelta(
+    hours=max(24.0, env.float("FACETS_IDEMPOTENCY_KEY_HOURS", default=24.0))
+)
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-work": {"task": "games.tasks.sweep_due_work", "schedule": FACETS_SWEEP_SECONDS},
+    "purge-idempotency-records": {
+        "task": "idempotency.tasks.purge_expired_records",
+        "schedule": 3600.0,
+    },
 }
 
 LOGGING = {

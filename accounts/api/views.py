@@ -46,6 +46,10 @@ class RegisterView(APIView):
 class LoginView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    # Its answer holds a new token, which must not be kept in clear for
+    # replays (tokens are stored only as hashes); a retried log-in simply
+    # issues another token.
+    idempotency_exempt = True
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
