@@ -45,7 +45,9 @@ from .models import MAX_KEY_LENGTH, IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
-VALID_KEY = re.compile(rf"[\x20-\x7e]{{1,{MAX_KEY_LENGTH}}}")
+# Printable ASCII, spaces allowed inside but not at the ends (HTTP strips them).
+KEY_PATTERN = rf"[!-~](?:[ -~]{{0,{MAX_KEY_LENGTH - 2}}}[!-~])?"
+VALID_KEY = re.compile(KEY_PATTERN)
 
 # Answers that say "this request was not carried out, try again" are not
 # stored: replaying them for a day would turn a passing condition into a
@@ -78,7 +80,8 @@ class IdempotencyMiddleware(MiddlewareMixin):
             return _error(
                 400,
                 "invalid_idempotency_key",
-                f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters.",
+                f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters, "
+                "with no space at either end.",
             )
         owner = _owner(request, view_class)
         if owner is None:

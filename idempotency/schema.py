@@ -6,16 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
-from .middleware import HEADER
+from .middleware import HEADER, KEY_PATTERN
 from .models import MAX_KEY_LENGTH
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     HEADER,
-    OpenApiTypes.STR,
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_KEY_LENGTH,
+        "pattern": f"^{KEY_PATTERN}$",
+    },
     location=OpenApiParameter.HEADER,
     required=False,
     description=(
