@@ -1,6 +1,7 @@
 """The OpenAPI schema: every operation also documents the errors every
 endpoint may give (401 bad token, 403 missing scope, 429 rate limited with
-``Retry-After``) and the token scope it needs."""
+``Retry-After``), the token scope it needs, and on every POST the optional
+``Idempotency-Key`` header with its errors."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rest_framework import serializers
 
 from accounts.permissions import HasTokenScope, required_scope
 from accounts.scopes import SESSION_SCOPES
+from games.idempotency.schema import IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -62,6 +64,29 @@ RETRY_AFTER_HEADER = {
 
 
 class FacetsAutoSchema(AutoSchema):
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        if self._takes_idempotency_key():
+            parameters.append(IDEMPOTENCY_KEY)
+        return parameters
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None or not self._takes_idempotency_key():
+            return operation
+        error_schema = self.resolve_serializer(ErrorSerializer, "response").ref
+        responses = operation.setdefault("responses", {})
+        for status, description in IDEMPOTENCY_ERRORS.items():
+            entry = responses.setdefault(
+                status,
+                {"description": "", "content": {"application/json": {"schema": error_schema}}},
+            )
+            entry["description"] = " ".join(filter(None, [entry.get("description"), description]))
+        return operation
+
+    def _takes_idempotency_key(self) -> bool:
+        return self.method == "POST" and not getattr(self.view, "idempotency_exempt", False)
+
     def _scope(self) -> str | None:
         if not any(isinstance(p, HasTokenScope) for p in self.view.get_permissions()):
             return None

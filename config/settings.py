@@ -6,10 +6,12 @@ file and a file-system Celery broker under ``var/``. Set ``DATABASE_URL`` and
 """
 
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import environ
+from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -39,6 +41,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.webhooks",
+    "games.idempotency",
 ]
 
 MIDDLEWARE = [
@@ -49,11 +52,14 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # ETag on every GET; a client polling with If-None-Match gets 304 and no body.
+    # (Game and state reads set their own cheap ETag: games/api/conditional.py.)
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it runs the view inside the transaction that stores the answer.
+    "games.idempotency.middleware.IdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -111,6 +117,8 @@ WHITENOISE_USE_FINDERS = True  # works before (or without) collectstatic
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_ALLOW_ALL_ORIGINS = not CORS_ALLOWED_ORIGINS
+CORS_ALLOW_HEADERS = (*default_headers, "idempotency-key", "if-none-match")
+CORS_EXPOSE_HEADERS = ["ETag", "Idempotent-Replayed"]
 
 # --- Rate limits (accounts/throttling.py) ---------------------------------------
 # "N/second|minute|hour|day"; "off" lifts one limit, FACETS_RATE_LIMITS=off
@@ -180,6 +188,8 @@ SPECTACULAR_SETTINGS = {
         "ScopeEnum": "accounts.scopes.SESSION_SCOPES",
         "StatusEnum": "games.models.GameStatus.values",
         "DeliveryStatusEnum": "games.webhooks.models.DeliveryStatus",
+        "TokenKindEnum": "accounts.models.TokenKind",
+        "NotificationKindEnum": "games.notifications.KINDS",
     },
 }
 
@@ -259,11 +269,20 @@ FACETS_WEBHOOK_MAX_BACKOFF_SECONDS = env.float("FACETS_WEBHOOK_MAX_BACKOFF_SECON
 FACETS_WEBHOOK_ALLOW_PRIVATE = env.bool("FACETS_WEBHOOK_ALLOW_PRIVATE", default=True)
 FACETS_WEBHOOK_MAX_PER_USER = env.int("FACETS_WEBHOOK_MAX_PER_USER", default=10)
 
+# Idempotency-Key records are kept this long (at least a day), then purged.
+FACETS_IDEMPOTENCY_KEY_TTL = timedelta(
+    hours=max(24.0, env.float("FACETS_IDEMPOTENCY_KEY_HOURS", default=24.0))
+)
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-work": {"task": "games.tasks.sweep_due_work", "schedule": FACETS_SWEEP_SECONDS},
     "sweep-webhook-deliveries": {
         "task": "webhooks.tasks.sweep_deliveries",
         "schedule": FACETS_SWEEP_SECONDS,
+    },
+    "purge-idempotency-records": {
+        "task": "idempotency.tasks.purge_expired_records",
+        "schedule": 3600.0,
     },
 }
 

@@ -125,6 +125,14 @@ def event_for(access: GameAccess, row: Event) -> dict[str, Any]:
 
 def state_at(*, access: GameAccess, seq: int) -> dict[str, Any]:
     """Replay: the caller's view of the state right after event ``seq``."""
+    state_check_readable(access=access, seq=seq)
+    rows = Event.objects.filter(game=access.game, seq__lte=seq).order_by("seq")
+    state = fold(access.rules, [store.as_rule_event(r) for r in rows])
+    return access.rules.view(state, access.seat_index) if state else {}
+
+
+def state_check_readable(*, access: GameAccess, seq: int) -> None:
+    """Raise unless the caller may see the state at ``seq`` (no query)."""
     game = access.game
     if access.seat is None and game.status != GameStatus.FINISHED:
         raise NotAPlayer(
@@ -134,9 +142,6 @@ def state_at(*, access: GameAccess, seq: int) -> dict[str, Any]:
         raise ValidationFailed(
             f"seq must be between 0 and {game.seq}.", details={"fields": {"at": ["out of range"]}}
         )
-    rows = Event.objects.filter(game=game, seq__lte=seq).order_by("seq")
-    state = fold(access.rules, [store.as_rule_event(r) for r in rows])
-    return access.rules.view(state, access.seat_index) if state else {}
 
 
 def replay_check(*, game: Game) -> dict[str, Any]:

@@ -105,6 +105,10 @@ class LoginView(APIView):
     required_scope = None  # no token is read here anyway
     authentication_classes: list = []
     throttle_classes = [*DEFAULT_THROTTLES, LoginAddressThrottle, LoginUsernameThrottle]
+    # Its answer holds a new token, which must not be kept in clear for
+    # replays (tokens are stored only as hashes); a retried log-in simply
+    # issues another token.
+    idempotency_exempt = True
 
     @extend_schema(
         request=CredentialsSerializer, responses={201: TokenSerializer}, tags=["accounts"]
@@ -146,6 +150,9 @@ class TokenListView(APIView):
 
     permission_classes = [IsAuthenticated, HasTokenScope]
     required_scope = TOKENS_MANAGE
+    # The answer to a POST holds the new token's key, which is stored only as
+    # a hash: it must not be kept in clear for replays (as for log-in).
+    idempotency_exempt = True
 
     @extend_schema(
         parameters=[TokenListQuery],

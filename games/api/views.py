@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.http import HttpResponseBase
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
@@ -20,7 +21,7 @@ from games import selectors, services
 from games.errors import NotFound
 from games.rules import registry
 
-from . import presenters
+from . import conditional, presenters
 from . import serializers as s
 
 
@@ -40,6 +41,28 @@ def _player(request: Request) -> User:
     if not isinstance(request.user, User):
         raise NotAuthenticated()
     return request.user
+
+
+def conditional_parameters() -> list[OpenApiParameter]:
+    return [
+        OpenApiParameter(
+            "If-None-Match",
+            str,
+            location=OpenApiParameter.HEADER,
+            required=False,
+            description="The ETag of the answer you have; 304 if it is still current.",
+        ),
+        OpenApiParameter(
+            "ETag",
+            str,
+            location=OpenApiParameter.HEADER,
+            response=[200, 304],
+            description="Changes whenever the game changes; differs per seat.",
+        ),
+    ]
+
+
+NOT_MODIFIED = OpenApiResponse(description="Not modified: your copy (If-None-Match) is current.")
 
 
 def _detail(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
@@ -102,9 +125,17 @@ class GameListView(APIView):
 
 
 class GameDetailView(APIView):
-    @extend_schema(responses=s.GameOutput, tags=["games"])
-    def get(self, request: Request, game_id: int) -> Response:
-        return _detail(request, game_id)
+    @extend_schema(
+        parameters=conditional_parameters(),
+        responses={200: s.GameOutput, 304: NOT_MODIFIED},
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> HttpResponseBase:
+        access = selectors.game_access(game_id=game_id, user=_user(request))
+        etag = conditional.game_etag(access)
+        return conditional.not_modified(request, etag) or conditional.tagged(
+            Response(presenters.game_detail(access)), etag
+        )
 
 
 class GameJoinView(APIView):
@@ -205,17 +236,23 @@ class StateView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("at", int, description="Replay: the state right after this seq.")
+            OpenApiParameter("at", int, description="Replay: the state right after this seq."),
+            *conditional_parameters(),
         ],
-        responses=s.StateOutput,
+        responses={200: s.StateOutput, 304: NOT_MODIFIED},
         tags=["history"],
     )
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: Request, game_id: int) -> HttpResponseBase:
         query = _valid(s.StateQuery, request.query_params)
         access = selectors.game_access(game_id=game_id, user=_user(request))
         at = access.game.seq if query["at"] is None else query["at"]
+        selectors.state_check_readable(access=access, seq=at)
+        etag = conditional.game_etag(access, "state", at)
+        if (unchanged := conditional.not_modified(request, etag)) is not None:
+            return unchanged  # no replay
         state = selectors.state_at(access=access, seq=at)
-        return Response({"seq": at, "your_seat": access.seat_index, "state": state})
+        body = {"seq": at, "your_seat": access.seat_index, "state": state}
+        return conditional.tagged(Response(body), etag)
 
 
 class VerifyView(APIView):

@@ -2,21 +2,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.schema import ErrorSerializer as ErrorOutput  # noqa: F401  (the one error shape)
 from games.notifications import KINDS
 
 from ..models import DeliveryStatus, Webhook
 from ..services import PING
 from ..signing import secret_hint
-
-
-class ErrorDetail(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    details = serializers.DictField()
-
-
-class ErrorOutput(serializers.Serializer):
-    error = ErrorDetail()
 
 
 class WebhookCreateInput(serializers.Serializer):
