@@ -55,6 +55,16 @@ class GameListQuery(serializers.Serializer):
 class EventsQuery(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, required=False, default=0)
     limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=100)
+    wait = serializers.IntegerField(
+        min_value=0,
+        max_value=settings.FACETS_LONG_POLL_MAX_WAIT,
+        required=False,
+        default=0,
+        help_text=(
+            "Long-poll: if nothing is newer than `after`, wait up to this many seconds "
+            "for an event before answering (the empty page if none came)."
+        ),
+    )
 
 
 class StateQuery(serializers.Serializer):
@@ -155,3 +165,15 @@ class VerifyOutput(serializers.Serializer):
     first_bad_seq = serializers.IntegerField(allow_null=True)
     projection_matches = serializers.BooleanField()
     last_hash = serializers.CharField()
+
+
+class ErrorDetailOutput(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    details = serializers.DictField()
+
+
+class ErrorOutput(serializers.Serializer):
+    """The one error shape of the whole API."""
+
+    error = ErrorDetailOutput()
