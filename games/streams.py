@@ -62,6 +62,12 @@ def sse_message(data: Any, *, id: int | None = None, event: str | None = None) -
 KEEPALIVE = b": keep-alive\n\n"
 
 
+def retry_line() -> bytes:
+    """The first line of every stream, sent once the stream listens: how
+    long EventSource waits before reconnecting."""
+    return f"retry: {settings.FACETS_SSE_RETRY_MS}\n\n".encode()
+
+
 # --- Reads (sync, in a thread) -----------------------------------------------
 
 
@@ -133,8 +139,8 @@ async def game_stream(*, game_id: int, user: User | None, after: int) -> AsyncIt
     it is committed; a comment line on silence; ``event: end`` once the game
     is over and everything was sent."""
     clock = _Clock()
-    yield f"retry: {settings.FACETS_SSE_RETRY_MS}\n\n".encode()
     async with live.hub().subscribe(live.game_channel(game_id)) as wake:
+        yield retry_line()
         cursor = after
         while True:
             batch = await _read_events(game_id=game_id, user=user, after=cursor, limit=SSE_BATCH)
@@ -167,7 +173,6 @@ async def game_stream(*, game_id: int, user: User | None, after: int) -> AsyncIt
 async def user_stream(*, user_id: int) -> AsyncIterator[bytes]:
     """The caller's notifications (your_turn, game_started, game_finished)
     as they happen; a comment line on silence."""
-    yield f"retry: {settings.FACETS_SSE_RETRY_MS}\n\n".encode()
     hub = live.hub()
     if hub.polling:
         async for chunk in _user_stream_polled(user_id):
@@ -175,6 +180,7 @@ async def user_stream(*, user_id: int) -> AsyncIterator[bytes]:
         return
     clock = _Clock()
     async with hub.subscribe(live.user_channel(user_id)) as inbox:
+        yield retry_line()
         while True:
             message = await inbox.get(timeout=clock.until_keepalive())
             if message is None:
@@ -271,6 +277,7 @@ async def _user_stream_polled(user_id: int) -> AsyncIterator[bytes]:
     clock = _Clock()
     since = timezone.now()
     marks = await _read_marks(user_id=user_id, since=since)
+    yield retry_line()
     while True:
         await asyncio.sleep(min(settings.FACETS_LIVE_POLL_SECONDS, clock.until_keepalive()))
         if clock.until_keepalive() <= 0:
