@@ -23,9 +23,9 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections
 from django.db.models import Q
+from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import User
 
@@ -46,7 +46,8 @@ def close_db_connections() -> None:
 
 
 def _dumps(body: Any) -> str:
-    return json.dumps(body, cls=DjangoJSONEncoder, separators=(",", ":"))
+    """JSON exactly as the DRF endpoints write it (dates included)."""
+    return json.dumps(body, cls=JSONEncoder, ensure_ascii=False, separators=(",", ":"))
 
 
 def sse_message(data: Any, *, id: int | None = None, event: str | None = None) -> bytes:
