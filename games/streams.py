@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.db.models import Q
@@ -43,6 +43,23 @@ def close_db_connections() -> None:
     minutes must not keep one open."""
     for connection in connections.all(initialized_only=True):
         connection.close()
+
+
+def release_request_thread() -> None:
+    """Let the request's own thread go while the stream waits.
+
+    Under ASGI Django gives each request a thread for its sync code (the
+    DRF checks ran there) and keeps it until the response is over: for a
+    stream, for hours. Idle streams would cost a thread each (measured:
+    about 200 KiB of RSS and a thread per stream, docs/performance.md). The
+    stream's own reads do not need that thread (each opens and closes its
+    connection), so it is shut down here, as asgiref does when the request
+    ends; a later thread-sensitive call (Django's closing of the response)
+    simply gets a fresh one."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context else None
+    if executor is not None:
+        executor.shutdown(wait=False)
 
 
 def _dumps(body: Any) -> str:
@@ -96,7 +113,9 @@ def read_events(*, game_id: int, user: User | None, after: int, limit: int) -> B
         close_db_connections()
 
 
-_read_events = sync_to_async(read_events)
+# Not thread-sensitive: a read is self-contained (opens and closes its own
+# connection), so any thread of the loop's small shared pool may run it.
+_read_events = sync_to_async(read_events, thread_sensitive=False)
 
 
 # --- Long-poll ---------------------------------------------------------------
@@ -108,6 +127,7 @@ async def long_poll(
     """One JSON body, the events endpoint's page: as soon as there is an
     event after ``after``, or the empty page after ``wait`` seconds."""
     deadline = time.monotonic() + wait
+    release_request_thread()
     async with live.hub().subscribe(live.game_channel(game_id)) as wake:
         while True:
             batch = await _read_events(game_id=game_id, user=user, after=after, limit=limit)
@@ -140,6 +160,7 @@ async def game_stream(*, game_id: int, user: User | None, after: int) -> AsyncIt
     it is committed; a comment line on silence; ``event: end`` once the game
     is over and everything was sent."""
     clock = _Clock()
+    release_request_thread()
     async with live.hub().subscribe(live.game_channel(game_id)) as wake:
         yield retry_line()
         cursor = after
@@ -174,6 +195,7 @@ async def game_stream(*, game_id: int, user: User | None, after: int) -> AsyncIt
 async def user_stream(*, user_id: int) -> AsyncIterator[bytes]:
     """The caller's notifications (your_turn, game_started, game_finished)
     as they happen; a comment line on silence."""
+    release_request_thread()
     hub = live.hub()
     if hub.polling:
         async for chunk in _user_stream_polled(user_id):
@@ -236,7 +258,7 @@ def read_marks(*, user_id: int, since: datetime) -> dict[int, Mark]:
         close_db_connections()
 
 
-_read_marks = sync_to_async(read_marks)
+_read_marks = sync_to_async(read_marks, thread_sensitive=False)
 
 _UNSEEN = Mark("", 0, GameStatus.OPEN, 0, False, None, None)
 

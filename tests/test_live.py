@@ -68,7 +68,9 @@ def _service_env(tmp_path: Path, prefix: str, *, with_redis: bool) -> dict[str, 
     }
     if with_redis:
         if not settings.REDIS_URL:
-            pytest.fail("REDIS_URL must point at a real Redis for live tests (scripts/test sets it)")
+            pytest.fail(
+                "REDIS_URL must point at a real Redis for live tests (scripts/test sets it)"
+            )
         env["REDIS_URL"] = settings.REDIS_URL
     else:
         env.pop("REDIS_URL", None)
