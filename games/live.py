@@ -125,9 +125,11 @@ class _PolledSubscription(Subscription):
 
 class RedisHub:
     """One pub/sub connection per process (per event loop), shared by every
-    reader: messages are fanned out to the readers' queues."""
+    reader: messages are fanned out to the readers' queues. If Redis cannot
+    be reached, readers fall back to polling the database until it can."""
 
     polling = False
+    RECONNECT_SECONDS = 1.0
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -139,12 +141,16 @@ class RedisHub:
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
         subscription = Subscription()
-        async with self.lock:
-            await self._connect()
-            readers = self.readers.setdefault(channel, set())
-            if not readers:
-                await self.pubsub.subscribe(channel)
-            readers.add(subscription)
+        try:
+            async with self.lock:
+                await self._start()
+                if not self.readers.get(channel):
+                    await self.pubsub.subscribe(channel)
+                self.readers.setdefault(channel, set()).add(subscription)
+        except Exception:
+            logger.warning("live updates: Redis unreachable, polling instead", exc_info=True)
+            yield _PolledSubscription()
+            return
         try:
             yield subscription
         finally:
@@ -156,39 +162,51 @@ class RedisHub:
                     with contextlib.suppress(Exception):
                         await self.pubsub.unsubscribe(channel)
 
-    async def _connect(self) -> None:
-        if self.listener is not None and not self.listener.done():
-            return
+    async def _start(self) -> None:
+        if self.listener is None or self.listener.done():
+            await self._open()
+            self.listener = asyncio.create_task(self._listen())
+
+    async def _open(self) -> None:
         import redis.asyncio as aioredis
 
-        client = aioredis.Redis.from_url(self.url)
-        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
-        # A pub/sub connection needs at least one subscription before it can
-        # be read; re-subscribe whatever readers a lost connection had.
-        await self.pubsub.subscribe(f"{settings.FACETS_PUBSUB_PREFIX}:hello", *self.readers)
-        self.listener = asyncio.create_task(self._listen())
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+        pubsub = aioredis.Redis.from_url(self.url).pubsub(ignore_subscribe_messages=True)
+        # A pub/sub connection is read only once it has a subscription; after
+        # a reconnect, the channels of the readers still waiting come back.
+        await pubsub.subscribe(f"{settings.FACETS_PUBSUB_PREFIX}:hello", *self.readers)
+        self.pubsub = pubsub
 
     async def _listen(self) -> None:
-        try:
-            async for message in self.pubsub.listen():
-                if message.get("type") != "message":
-                    continue
-                channel = message["channel"].decode()
-                try:
-                    body = json.loads(message["data"])
-                except ValueError:
-                    continue
-                for reader in list(self.readers.get(channel, ())):
-                    reader.put(body)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # Readers keep waiting with their timeouts (they re-check the
-            # database at each keep-alive); the next subscribe reconnects.
-            logger.warning("live updates: lost the Redis pub/sub connection", exc_info=True)
+        while True:
+            try:
+                async for message in self.pubsub.listen():
+                    self._fan_out(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("live updates: lost the Redis pub/sub connection", exc_info=True)
+            # Whatever was published meanwhile is lost: every reader re-reads
+            # the database now, then waits for the reconnected channel.
             for readers in self.readers.values():
                 for reader in readers:
                     reader.put({})
+            await asyncio.sleep(self.RECONNECT_SECONDS)
+            with contextlib.suppress(Exception):
+                async with self.lock:
+                    await self._open()
+
+    def _fan_out(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "message":
+            return
+        try:
+            body = json.loads(message["data"])
+        except ValueError:
+            return
+        for reader in list(self.readers.get(message["channel"].decode(), ())):
+            reader.put(body)
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PollingHub | RedisHub] = (

@@ -208,9 +208,10 @@ async def user_stream(*, user_id: int) -> AsyncIterator[bytes]:
             message = await inbox.get(timeout=clock.until_keepalive())
             if message is None:
                 yield KEEPALIVE
-            elif message.get("kind"):
+                clock.wrote()
+            elif message.get("kind"):  # not a bare wake-up after a reconnect
                 yield sse_message(message)
-            clock.wrote()
+                clock.wrote()
 
 
 @dataclass(frozen=True)

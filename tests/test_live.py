@@ -87,6 +87,9 @@ def _stop(process: subprocess.Popen) -> None:
     print(output[-4000:])
 
 
+HUB_OF: dict[str, str] = {}  # server base URL -> "redis" or "polling"
+
+
 @pytest.fixture(params=["redis", "polling"])
 def server(
     request: pytest.FixtureRequest, tmp_path: Path, transactional_db: None, channel_prefix: str
@@ -113,6 +116,7 @@ def server(
         text=True,
     )
     base = f"http://127.0.0.1:{port}{API}"
+    HUB_OF[base] = request.param
     try:
         for _ in range(100):
             try:
@@ -376,6 +380,12 @@ def test_keepalive_lines_arrive_and_a_stream_resumes_after_last_event_id(
 
     from_query = sse(f"{server}/games/{game_id}/stream?after={seq - 1}")
     assert from_query.next_data()["data"]["seq"] == seq
+    if HUB_OF[server] == "redis":
+        # Both streams of this game share the process's one subscription.
+        channel = f"{settings.FACETS_PUBSUB_PREFIX}:game:{game_id}"
+        assert redis.Redis.from_url(settings.REDIS_URL).pubsub_numsub(channel) == [
+            (channel.encode(), 1)
+        ]
 
     # A new event reaches the open stream.
     ok(ada.post(f"{API}/games/{game_id}/resign"))
