@@ -46,16 +46,21 @@ def user_channel(user_id: int) -> str:
 
 # --- Publishing (sync: runs in the writer's thread after commit) -------------
 
-_publisher: Any = None
+_publishers: dict[str, Any] = {}
 
 
 def _redis() -> Any:
-    global _publisher
-    if _publisher is None:
+    client = _publishers.get(settings.REDIS_URL)
+    if client is None:
         import redis
 
-        _publisher = redis.Redis.from_url(settings.REDIS_URL)
-    return _publisher
+        # Short timeouts: a publish runs after commit, in the writer's
+        # request or task, which must not hang on an unwell Redis.
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+        )
+        _publishers[settings.REDIS_URL] = client
+    return client
 
 
 def publish_game(

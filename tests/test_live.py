@@ -90,42 +90,37 @@ def _stop(process: subprocess.Popen) -> None:
 HUB_OF: dict[str, str] = {}  # server base URL -> "redis" or "polling"
 
 
-@pytest.fixture(params=["redis", "polling"])
-def server(
-    request: pytest.FixtureRequest, tmp_path: Path, transactional_db: None, channel_prefix: str
-) -> Iterator[str]:
-    """The ASGI app under uvicorn; "polling" runs it without REDIS_URL."""
+def start_uvicorn(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--port",
-            str(port),
-            "--lifespan",
-            "off",
-            "--log-level",
-            "warning",
-        ],
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port)]
+        + ["--lifespan", "off", "--log-level", "warning"],
         cwd=ROOT,
-        env=_service_env(tmp_path, channel_prefix, with_redis=request.param == "redis"),
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
     base = f"http://127.0.0.1:{port}{API}"
+    for _ in range(100):
+        try:
+            if httpx.get(f"{base}/rulesets").status_code == 200:
+                return process, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+    _stop(process)
+    pytest.fail("uvicorn did not come up")
+
+
+@pytest.fixture(params=["redis", "polling"])
+def server(
+    request: pytest.FixtureRequest, tmp_path: Path, transactional_db: None, channel_prefix: str
+) -> Iterator[str]:
+    """The ASGI app under uvicorn; "polling" runs it without REDIS_URL."""
+    env = _service_env(tmp_path, channel_prefix, with_redis=request.param == "redis")
+    process, base = start_uvicorn(env)
     HUB_OF[base] = request.param
     try:
-        for _ in range(100):
-            try:
-                if httpx.get(f"{base}/rulesets").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("uvicorn did not come up")
         yield base
     finally:
         _stop(process)
@@ -481,3 +476,68 @@ def test_the_schema_documents_the_live_endpoints(anon: Any) -> None:
     events = schema["paths"]["/api/v1/games/{game_id}/events"]["get"]
     wait = next(p for p in events["parameters"] if p["name"] == "wait")
     assert wait["schema"]["maximum"] == 60 and wait["schema"]["minimum"] == 0
+
+
+# --- Redis going away ----------------------------------------------------------
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path, settings: Any) -> Iterator[Callable[[], None]]:
+    """A redis-server of this test's own (the shared one is never stopped);
+    calling the fixture's value restarts it on the same port."""
+    port = free_port()
+    processes: list[subprocess.Popen] = []
+
+    def start() -> None:
+        processes.append(
+            subprocess.Popen(
+                ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+                cwd=tmp_path,
+                stdout=subprocess.DEVNULL,
+            )
+        )
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        pytest.fail("redis-server did not start")
+
+    def stop() -> None:
+        processes[-1].terminate()
+        processes[-1].wait(timeout=10)
+
+    start()
+    settings.REDIS_URL = f"redis://127.0.0.1:{port}/0"
+    yield lambda: (stop(), start())  # type: ignore[func-returns-value]
+    stop()
+
+
+def test_a_stream_survives_redis_restarting(
+    own_redis: Callable[[], None],
+    tmp_path: Path,
+    transactional_db: None,
+    channel_prefix: str,
+    client_for: Any,
+    task_queue: Any,
+    sse: Any,
+) -> None:
+    game_id, ada, bob = started_game_with_events(client_for, task_queue)
+    seq = Game.objects.get(pk=game_id).seq
+    env = _service_env(tmp_path, channel_prefix, with_redis=True)  # settings.REDIS_URL: ours
+    process, base = start_uvicorn(env)
+    try:
+        stream = sse(f"{base}/games/{game_id}/stream?after={seq}", token_of(bob))
+        assert stream.next() == {"retry": "3000"}
+
+        own_redis()  # restart: the server's pub/sub connection breaks
+        ok(ada.post(f"{API}/games/{game_id}/resign"))  # may be published before it is back
+        events, end = read_until_end(stream)
+        last = Game.objects.get(pk=game_id).seq
+        assert [e["seq"] for e in events] == list(range(seq + 1, last + 1))
+        assert events[0]["type"] == "seat.resigned"
+        assert end == {"status": "finished", "last_seq": last}
+    finally:
+        _stop(process)
