@@ -464,6 +464,31 @@ def test_streams_refuse_in_the_one_error_shape(client_for: Any, anon: Any) -> No
     assert bad_resume["Content-Type"] == "application/json"
 
 
+def test_a_permission_refusal_on_a_stream_is_a_json_403(
+    client_for: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scopes and other permissions are DRF permissions: a refusing one
+    answers in the one error shape, even to an EventSource's Accept."""
+    from rest_framework.permissions import BasePermission
+
+    from games.api import live as live_views
+
+    class Refuse(BasePermission):
+        message = "This token may not read games."
+
+        def has_permission(self, request: Any, view: Any) -> bool:
+            return False
+
+    ada = client_for("ada")
+    game_id = open_table(ada, ruleset="diamants", num_seats=2)["id"]
+    for view in (live_views.GameStreamView, live_views.UserStreamView):
+        monkeypatch.setattr(view, "permission_classes", [Refuse])
+    for path in (f"{API}/games/{game_id}/stream", f"{API}/stream"):
+        refused = ada.get(path, HTTP_ACCEPT="text/event-stream")
+        assert error_code(refused, 403) == "permission_denied"
+        assert refused.json()["error"]["message"] == "This token may not read games."
+
+
 def test_the_schema_documents_the_live_endpoints(anon: Any) -> None:
     schema = ok(anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"))
     for path in ("/api/v1/games/{game_id}/stream", "/api/v1/stream"):
