@@ -20,7 +20,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -29,18 +29,6 @@ from games.errors import ValidationFailed
 
 from . import serializers as s
 from .views import _player, _user, _valid
-
-
-class EventStreamRenderer(BaseRenderer):
-    """Declares ``text/event-stream``; the body is the streaming response's."""
-
-    media_type = "text/event-stream"
-    format = "sse"
-
-    def render(
-        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
-    ) -> Any:
-        return data
 
 
 def sse_response(stream: Any) -> StreamingHttpResponse:
@@ -52,7 +40,7 @@ def sse_response(stream: Any) -> StreamingHttpResponse:
 
 
 class _StreamView(APIView):
-    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    renderer_classes = [JSONRenderer]  # for errors; success is the stream itself
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
         # EventSource sends "Accept: text/event-stream"; errors are still
