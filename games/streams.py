@@ -42,7 +42,8 @@ def close_db_connections() -> None:
     """Release this thread's database connections: a stream that waits for
     minutes must not keep one open."""
     for connection in connections.all(initialized_only=True):
-        connection.close()
+        if not connection.in_atomic_block:  # never under a caller's transaction
+            connection.close()
 
 
 def release_request_thread() -> None:
