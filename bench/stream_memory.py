@@ -3,8 +3,8 @@
 Starts one uvicorn worker (the production worker class's server) on a fresh
 embedded database (or on ``DATABASE_URL``, which must then be a throwaway
 database: it is migrated), opens a game, then opens N idle streams on it and
-compares the worker's resident memory (RSS) and thread count before and
-after. With ``REDIS_URL`` set it also asks Redis how many subscriptions the
+compares the worker's resident memory (RSS), thread count and (on
+PostgreSQL) open database connections before and after. With ``REDIS_URL`` set it also asks Redis how many subscriptions the
 N streams made (one per process is the design).
 
     python bench/stream_memory.py                      # embedded: database polling
@@ -65,9 +65,24 @@ async def open_stream(port: int, path: str) -> asyncio.StreamWriter:
     return writer
 
 
-def settle(process: psutil.Process, seconds: float = 3.0) -> tuple[float, int]:
+def settle(process: psutil.Process, seconds: float = 3.0) -> tuple[float, int, int | None]:
+    """RSS (MiB), threads, and the server's open PostgreSQL connections."""
     time.sleep(seconds)
-    return process.memory_info().rss / 2**20, process.num_threads()
+    return process.memory_info().rss / 2**20, process.num_threads(), database_connections()
+
+
+def database_connections() -> int | None:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        return None
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return row[0] if row else None
 
 
 async def measure(args: argparse.Namespace, port: int, game_id: int, pid: int) -> dict[str, Any]:
@@ -78,9 +93,9 @@ async def measure(args: argparse.Namespace, port: int, game_id: int, pid: int) -
     for writer in warm:
         writer.close()
     await asyncio.sleep(2)
-    before_mb, before_threads = settle(process)
+    before_mb, before_threads, before_db = settle(process)
     streams = await asyncio.gather(*(open_stream(port, path) for _ in range(args.streams)))
-    after_mb, after_threads = await asyncio.to_thread(settle, process)
+    after_mb, after_threads, after_db = await asyncio.to_thread(settle, process)
     subscriptions = None
     if os.environ.get("REDIS_URL"):
         import redis
@@ -96,6 +111,8 @@ async def measure(args: argparse.Namespace, port: int, game_id: int, pid: int) -
         "kib_per_stream": round((after_mb - before_mb) * 1024 / args.streams, 1),
         "threads_before": before_threads,
         "threads_after": after_threads,
+        "db_connections_before": before_db,
+        "db_connections_after": after_db,
         "redis_subscriptions_for_the_game": subscriptions,
     }
 
