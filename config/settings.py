@@ -63,6 +63,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# Served under ASGI (uvicorn) so live streams wait in an event loop;
+# config/wsgi.py stays for tools that want WSGI (no live streams there).
+ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -89,7 +92,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    # 0 under ASGI: Django runs each request's sync code in a thread of its
+    # own, so a connection kept for reuse would never be reused, only leaked
+    # until garbage collection. Put a pooler (PgBouncer) in front if
+    # connection set-up shows.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME", default="") or None}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -273,6 +280,19 @@ FACETS_WEBHOOK_MAX_PER_USER = env.int("FACETS_WEBHOOK_MAX_PER_USER", default=10)
 FACETS_IDEMPOTENCY_KEY_TTL = timedelta(
     hours=max(24.0, env.float("FACETS_IDEMPOTENCY_KEY_HOURS", default=24.0))
 )
+
+# --- Live updates (docs/api.md "Live updates") ------------------------------
+# A comment line is sent on a stream silent for this long (proxies close idle
+# connections; clients detect a dead one).
+FACETS_SSE_KEEPALIVE_SECONDS = env.float("FACETS_SSE_KEEPALIVE_SECONDS", default=15.0)
+# How long EventSource waits before reconnecting (the SSE "retry:" field).
+FACETS_SSE_RETRY_MS = env.int("FACETS_SSE_RETRY_MS", default=3000)
+# Without Redis, streams and long-polls check the database this often.
+FACETS_LIVE_POLL_SECONDS = env.float("FACETS_LIVE_POLL_SECONDS", default=1.0)
+FACETS_LONG_POLL_MAX_WAIT = 60
+# Redis pub/sub channels are global to a Redis server (database numbers do
+# not separate them): deployments sharing one Redis need distinct prefixes.
+FACETS_PUBSUB_PREFIX = env.str("FACETS_PUBSUB_PREFIX", default="facets")
 
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-work": {"task": "games.tasks.sweep_due_work", "schedule": FACETS_SWEEP_SECONDS},

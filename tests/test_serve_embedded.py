@@ -1,6 +1,7 @@
 """The README's first command on the embedded default: ``manage.py serve``
 with no DATABASE_URL or REDIS_URL boots web, worker and beat on SQLite and a
-file-system broker, and a game against two bots runs to its end over real HTTP."""
+file-system broker, and a game against two bots runs to its end over real HTTP
+(and its live event stream, served under ASGI, replays it)."""
 
 from __future__ import annotations
 
@@ -102,6 +103,13 @@ def test_serve_runs_a_whole_bot_game_on_the_embedded_default(tmp_path: Path) -> 
         assert verified["chain_ok"] and verified["projection_matches"]
         events = call(base, "GET", f"/games/{table['id']}/events?limit=1000")[1]["events"]
         assert {e["actor"] for e in events if e["type"] == "dice_rolled"} >= {0, 1, 2}
+        # The web server is ASGI: the game's event stream replays the log and ends.
+        with urllib.request.urlopen(f"{base}/games/{table['id']}/stream", timeout=30) as stream:
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+            lines = stream.read().decode().splitlines()
+        ids = [int(line[4:]) for line in lines if line.startswith("id: ")]
+        assert ids == [e["seq"] for e in events]
+        assert "event: end" in lines
         assert game["result"]["reason"] != "resignation"
         assert (tmp_path / "facets.sqlite3").exists()
     finally:

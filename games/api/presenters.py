@@ -57,6 +57,14 @@ def game_detail(access: selectors.GameAccess) -> dict[str, Any]:
     }
 
 
+def event_page(
+    access: selectors.GameAccess, events: list[dict[str, Any]], after: int
+) -> dict[str, Any]:
+    """The answer of the events endpoint (and of its long-poll)."""
+    last_shown = events[-1]["seq"] if events else after
+    return {"events": events, "last_seq": access.game.seq, "has_more": last_shown < access.game.seq}
+
+
 def game_list_item(game: Game) -> dict[str, Any]:
     seats = list(game.seats.all())
     pending = [s.index for s in seats if s.deadline is not None]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
+from config.schema import ErrorSerializer as ErrorOutput  # noqa: F401  (the one error shape)
 from games.models import GameStatus
 
 
@@ -55,6 +56,16 @@ class GameListQuery(serializers.Serializer):
 class EventsQuery(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, required=False, default=0)
     limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=100)
+    wait = serializers.IntegerField(
+        min_value=0,
+        max_value=settings.FACETS_LONG_POLL_MAX_WAIT,
+        required=False,
+        default=0,
+        help_text=(
+            "Long-poll: if nothing is newer than `after`, wait up to this many seconds "
+            "for an event before answering (the empty page if none came)."
+        ),
+    )
 
 
 class StateQuery(serializers.Serializer):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import live, views
 
 urlpatterns = [
     path("rulesets", views.RulesetListView.as_view(), name="ruleset-list"),
@@ -19,6 +19,8 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/actions", views.ActionView.as_view(), name="game-actions"),
     path("games/<int:game_id>/events", views.EventListView.as_view(), name="game-events"),
+    path("games/<int:game_id>/stream", live.GameStreamView.as_view(), name="game-stream"),
+    path("stream", live.UserStreamView.as_view(), name="user-stream"),
     path("games/<int:game_id>/state", views.StateView.as_view(), name="game-state"),
     path("games/<int:game_id>/verify", views.VerifyView.as_view(), name="game-verify"),
 ]

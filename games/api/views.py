@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponseBase
+from django.http import HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.permissions import HasTokenScope
-from games import selectors, services
+from games import selectors, services, streams
 from games.errors import NotFound
 from games.rules import registry
 
@@ -216,19 +216,32 @@ class ActionView(APIView):
 class EventListView(APIView):
     permission_classes = [AllowAny, HasTokenScope]
 
-    @extend_schema(parameters=[s.EventsQuery], responses=s.EventPageOutput, tags=["history"])
-    def get(self, request: Request, game_id: int) -> Response:
+    @extend_schema(
+        parameters=[s.EventsQuery],
+        responses={
+            200: s.EventPageOutput,
+            400: OpenApiResponse(s.ErrorOutput, description="Bad after, limit or wait."),
+            404: OpenApiResponse(s.ErrorOutput, description="No such game."),
+        },
+        tags=["history"],
+    )
+    def get(self, request: Request, game_id: int) -> Response | StreamingHttpResponse:
         query = _valid(s.EventsQuery, request.query_params)
         access = selectors.game_access(game_id=game_id, user=_user(request))
+        if query["wait"]:
+            # Long-poll: the same page, awaited in the event loop (no thread
+            # waits); the checks above already ran here, as for any read.
+            streams.close_db_connections()
+            poll = streams.long_poll(
+                game_id=game_id,
+                user=_user(request),
+                after=query["after"],
+                limit=query["limit"],
+                wait=query["wait"],
+            )
+            return StreamingHttpResponse(poll, content_type="application/json")
         events = selectors.event_list(access=access, after=query["after"], limit=query["limit"])
-        last_shown = events[-1]["seq"] if events else query["after"]
-        return Response(
-            {
-                "events": events,
-                "last_seq": access.game.seq,
-                "has_more": last_shown < access.game.seq,
-            }
-        )
+        return Response(presenters.event_page(access, events, query["after"]))
 
 
 class StateView(APIView):

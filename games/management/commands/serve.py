@@ -1,8 +1,8 @@
 """``python manage.py serve``: the whole service in one command.
 
-Starts the web server (gunicorn), a Celery worker and Celery beat as child
-processes, prints where the API and its docs are, and stops them all on
-Ctrl-C. With no DATABASE_URL / REDIS_URL it runs on the embedded default
+Starts the web server (gunicorn with uvicorn workers: ASGI), a Celery
+worker and Celery beat as child processes, prints where the API and its
+docs are, and stops them all on Ctrl-C. With no DATABASE_URL / REDIS_URL it runs on the embedded default
 (SQLite file and file-system broker under var/); with them, on PostgreSQL and
 Redis. For production, run the three processes separately (deploy/).
 """
@@ -43,7 +43,10 @@ class Command(BaseCommand):
                 python,
                 "-m",
                 "gunicorn",
-                "config.wsgi:application",
+                "config.asgi:application",
+                # ASGI workers: live streams wait in an event loop, not a worker each.
+                "--worker-class",
+                "config.workers.UvicornWorker",
                 "--bind",
                 f"{host}:{port}",
                 "--workers",
