@@ -104,7 +104,9 @@ def assert_round_is_exact(
 
     # Refused ones wrote nothing: the log grew by the accepted events alone.
     assert Event.objects.filter(game_id=game_id).count() == seq_before + len(shown)
-    assert sorted(e["seq"] for e in shown) == list(range(seq_before + 1, seq_before + 1 + len(shown)))
+    assert sorted(e["seq"] for e in shown) == list(
+        range(seq_before + 1, seq_before + 1 + len(shown))
+    )
 
     # And each was refused for the right reason, in the one error shape.
     for answer in refused:
