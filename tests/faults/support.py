@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -198,6 +199,11 @@ class PrivateRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
+        if shutil.which("redis-server") is None:
+            raise RuntimeError(
+                "the fault tests start a redis-server of their own: install it "
+                "(apt-get install redis-server)"
+            )
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
             + ["--appendonly", "no", "--dir", str(self.workdir)],
