@@ -121,7 +121,7 @@ def assert_round_is_exact(
 
 
 def test_a_hundred_clients_post_to_one_game_and_nothing_is_lost_or_doubled(
-    task_queue, make_user
+    task_queue,
 ) -> None:
     seat_tokens = [user_with_token(f"seat{n}")[1] for n in range(SEATS)]
     outsiders = CLIENTS - SEATS * DEVICES_PER_SEAT - ANONYMOUS
