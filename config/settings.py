@@ -173,7 +173,7 @@ REST_FRAMEWORK = {
     # trusts none; set 1 behind one reverse proxy that sets the header.
     "NUM_PROXIES": env.int("FACETS_NUM_PROXIES", default=0),
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.FacetsAutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,8 @@ from .locks import MAX_ID
 from .models import Event, Game, GameStatus, Seat
 from .rules import registry
 from .rules.base import Ruleset, fold
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -147,13 +150,23 @@ def state_check_readable(*, access: GameAccess, seq: int) -> None:
 def replay_check(*, game: Game) -> dict[str, Any]:
     """Verify the hash chain and that folding the log gives the projection."""
     rows = list(Event.objects.filter(game=game).order_by("seq"))
-    chain_ok, bad_seq = store.verify_chain(rows)
-    rules = registry.get(game.ruleset, game.ruleset_version)
-    replayed = fold(rules, [store.as_rule_event(r) for r in rows])
+    chain_ok, bad_seq = store.verify_chain(rows, head=(game.seq, game.last_hash))
     return {
         "events": len(rows),
         "chain_ok": chain_ok,
         "first_bad_seq": bad_seq,
-        "projection_matches": replayed == game.state,
+        "projection_matches": _replays_to_projection(game, rows),
         "last_hash": game.last_hash,
     }
+
+
+def _replays_to_projection(game: Game, rows: list[Event]) -> bool:
+    rules = registry.get(game.ruleset, game.ruleset_version)
+    try:
+        replayed = fold(rules, [store.as_rule_event(r) for r in rows])
+    except Exception:
+        # A log edited behind the database's triggers may hold events the
+        # reducer cannot fold: that is a failed check, not a server error.
+        logger.warning("game %s: its log does not replay", game.pk, exc_info=True)
+        return False
+    return replayed == game.state

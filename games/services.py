@@ -106,8 +106,9 @@ def game_leave(*, game_id: int, user: User) -> Game:
     """Leave a table before it starts. The creator leaving closes the table."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seats = _open_game_seats(game)
-        mine = _seat_of(user, seats)
+        seats = list(game.seats.all())
+        mine = _seat_of(user, seats)  # who has no seat here is told so, whatever the status
+        _require_open(game)
         if game.created_by_id == user.pk:
             game.status = GameStatus.ABORTED
             game.finished_at = timezone.now()
@@ -125,8 +126,8 @@ def game_leave(*, game_id: int, user: User) -> Game:
 def game_add_bots(*, game_id: int, user: User, count: int | None = None) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
+        _require_creator(game, user)  # permission before status: outsiders get a 403
         seats = _open_game_seats(game)
-        _require_creator(game, user)
         free = game.num_seats - len(seats)
         wanted = free if count is None else count
         if not 1 <= wanted <= free:
@@ -144,8 +145,8 @@ def game_start(*, game_id: int, user: User) -> Game:
     """Start now with the seats taken so far (at least the ruleset's minimum)."""
     with transaction.atomic():
         game = lock_game(game_id)
+        _require_creator(game, user)  # permission before status: outsiders get a 403
         seats = _open_game_seats(game)
-        _require_creator(game, user)
         rules = registry.get(game.ruleset, game.ruleset_version)
         if len(seats) < rules.MIN_PLAYERS:
             raise ValidationFailed(f"{rules.NAME} needs at least {rules.MIN_PLAYERS} players.")
@@ -339,9 +340,13 @@ def _normalized_options(
 
 
 def _open_game_seats(game: Game) -> list[Seat]:
+    _require_open(game)
+    return list(game.seats.all())
+
+
+def _require_open(game: Game) -> None:
     if game.status != GameStatus.OPEN:
         raise GameNotOpen("This table is not open: it has started, finished or been closed.")
-    return list(game.seats.all())
 
 
 def _require_creator(game: Game, user: User) -> None:

@@ -121,8 +121,16 @@ def append(*, game: Game, events: Sequence[NewEvent], now: datetime) -> list[Eve
     return rows
 
 
-def verify_chain(rows: Iterable[Event]) -> tuple[bool, int | None]:
-    """Recompute the chain; returns (ok, first bad seq)."""
+def verify_chain(
+    rows: Iterable[Event], *, head: tuple[int, str] | None = None
+) -> tuple[bool, int | None]:
+    """Recompute the chain; returns (ok, first bad seq).
+
+    ``head`` is the (seq, last hash) the game row records. The links alone
+    cannot show a deleted last event, an event inserted after the head, or a
+    tail rewritten with fresh hashes; comparing the chain's end with the head
+    does. Such a break is reported at the first seq past the shorter of the
+    two, or at the head itself when only its hash differs."""
     previous = GENESIS_HASH
     expected_seq = 1
     for row in rows:
@@ -131,4 +139,11 @@ def verify_chain(rows: Iterable[Event]) -> tuple[bool, int | None]:
             return False, row.seq
         previous = digest
         expected_seq += 1
+    if head is not None:
+        length = expected_seq - 1
+        head_seq, head_hash = head
+        if length != head_seq:
+            return False, min(length, head_seq) + 1
+        if previous != head_hash:
+            return False, length
     return True, None
