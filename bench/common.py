@@ -61,7 +61,9 @@ def connection_kwargs(url: str | None = None) -> dict[str, Any]:
 
 def raw_connection(autocommit: bool = True) -> psycopg.Connection:
     kwargs = connection_kwargs()
-    return psycopg.connect(**{k: v for k, v in kwargs.items() if v is not None}, autocommit=autocommit)
+    return psycopg.connect(
+        **{k: v for k, v in kwargs.items() if v is not None}, autocommit=autocommit
+    )
 
 
 def recreate_database() -> None:

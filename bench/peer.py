@@ -27,7 +27,9 @@ class PeerGame(Aggregate):
         self.state: dict[str, Any] = {}
 
     @event("Happened")
-    def happen(self, type: str, actor: int | None, automatic: bool, payload: dict[str, Any]) -> None:
+    def happen(
+        self, type: str, actor: int | None, automatic: bool, payload: dict[str, Any]
+    ) -> None:
         if "." not in type:
             rules = registry.get(self.ruleset)
             self.state = rules.evolve(self.state, {"type": type, "actor": actor, **payload})

@@ -14,6 +14,7 @@ and targets, and the machine it ran on.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import subprocess
@@ -25,6 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import Results, recreate_database, setup_django, silence_broker  # noqa: E402
+
+SECTIONS = ("appends", "history", "http")
 
 
 def machine_facts(results: Results) -> None:
@@ -54,12 +57,10 @@ def machine_facts(results: Results) -> None:
             "load average at start": " ".join(f"{x:.2f}" for x in load),
         }
     )
-    try:
+    with contextlib.suppress(OSError, subprocess.CalledProcessError):
         results.facts["git"] = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
 
 
 def table(results: Results) -> str:
@@ -80,7 +81,12 @@ def table(results: Results) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs (checks the harness)")
-    parser.add_argument("--skip-http", action="store_true", help="no server, no wrk")
+    parser.add_argument(
+        "--only",
+        choices=SECTIONS,
+        action="append",
+        help="run only this section (repeatable); default: all",
+    )
     parser.add_argument("--web-workers", type=int, default=None, help="default: as scripts/serve")
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
     args = parser.parse_args()
@@ -101,14 +107,17 @@ def main() -> None:
     from bench import appends, history, http_load
 
     quick = args.quick
-    print("== appends", flush=True)
-    appends.measure(results, seconds=5 if quick else 15)
-    print("== stored history", flush=True)
-    played = history.play_finished_games(2 if quick else 6)
-    history.storage(results, played)
-    history.replay(results, played, repeats=3 if quick else 7)
-    history.reads(results, long_events=10_000, repeats=100 if quick else 300)
-    if not args.skip_http:
+    sections = args.only or SECTIONS
+    if "appends" in sections:
+        print("== appends", flush=True)
+        appends.measure(results, seconds=5 if quick else 15)
+    if "history" in sections:
+        print("== stored history", flush=True)
+        played = history.play_finished_games(2 if quick else 6)
+        history.storage(results, played)
+        history.replay(results, played, repeats=3 if quick else 7)
+        history.reads(results, long_events=10_000, repeats=100 if quick else 300)
+    if "http" in sections:
         print("== HTTP under load", flush=True)
         http_load.measure(results, seconds=15 if quick else 60, web_workers=args.web_workers)
     results.facts["load average at end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -4,6 +4,8 @@
 --     (GET legal-actions as the seat that must act, POST one of them at
 --     random; a new table when the game ends);
 --   BENCH_MODE=read: each thread reads its game's state (GET /games/{id}).
+--   BENCH_RATE: moves (or reads) per second per game; 0 = as fast as the
+--     server answers (a closed loop: latency is then connections / throughput).
 -- Latency is timed here per kind of request (one request in flight per
 -- connection) and printed by done() as one JSON line starting "BENCH ".
 local ffi = require("ffi")
@@ -37,17 +39,34 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
--- Per-thread state (each thread has its own Lua state).
-latency = { legal = {}, act = {}, poll = {}, create = {}, join = {}, read = {} }
+-- Per-thread state (each thread has its own Lua state). One flat table of
+-- milliseconds per kind of request: wrk's thread:get() crashes on nested tables.
+local KINDS = { "legal", "act", "poll", "create", "join", "read" }
+latency_legal, latency_act, latency_poll = {}, {}, {}
+latency_create, latency_join, latency_read = {}, {}, {}
 errors = {}
 moves = 0
-local mode, phase, seat, action, started, kind, empties, wait
+local mode, phase, seat, action, started, kind, empties, wait, period, next_due, moved
 
 function init(args)
   mode = os.getenv("BENCH_MODE") or "play"
   phase = mode == "read" and "read" or "legal"
   seat, empties, wait = 0, 0, 0
   math.randomseed(id * 7919)
+  local rate = tonumber(os.getenv("BENCH_RATE") or "0")
+  period = rate > 0 and 1000 / rate or 0
+  -- Spread the games' first requests over one period.
+  next_due = now_ms() + math.random() * period
+  wait = math.floor(next_due - now_ms())
+end
+
+-- Wait until this game's next move (or read) is due; a game that fell
+-- behind starts again from now rather than bursting to catch up.
+local function pace()
+  if period == 0 then return 0 end
+  local now = now_ms()
+  next_due = math.max(next_due + period, now - period)
+  return math.max(0, math.floor(next_due - now))
 end
 
 local function headers(token, json)
@@ -94,6 +113,7 @@ local function follow(body)
   local next_seat = to_act:match('"seat":%s*(%d+)')
   if next_seat then
     seat, phase = tonumber(next_seat), "legal"
+    if moved then wait, moved = pace(), false end
   else
     phase, wait = "poll", 20 -- the worker is rolling the dice
   end
@@ -101,13 +121,15 @@ end
 
 function response(status, _, body)
   local took = now_ms() - started
-  local samples = latency[kind]
+  local samples = _G["latency_" .. kind]
   samples[#samples + 1] = took
   if status >= 400 then
     local key = kind .. " " .. status
     errors[key] = (errors[key] or 0) + 1
   end
+  wait = 0
   if kind == "read" then
+    wait = pace()
     return
   elseif kind == "legal" then
     local list = status == 200 and body:match('"actions":%s*(%b[])') or "[]"
@@ -121,7 +143,7 @@ function response(status, _, body)
     end
   elseif kind == "act" then
     if status == 201 then
-      moves = moves + 1
+      moves, moved = moves + 1, true
       follow(body)
     else
       phase = "poll"
@@ -146,9 +168,9 @@ function done(summary)
   local all, errs, total_moves = {}, {}, 0
   for _, thread in ipairs(threads) do
     total_moves = total_moves + (thread:get("moves") or 0)
-    for k, samples in pairs(thread:get("latency") or {}) do
+    for _, k in ipairs(KINDS) do
       all[k] = all[k] or {}
-      for _, v in ipairs(samples) do table.insert(all[k], v) end
+      for _, v in ipairs(thread:get("latency_" .. k) or {}) do table.insert(all[k], v) end
     end
     for k, v in pairs(thread:get("errors") or {}) do errs[k] = (errs[k] or 0) + v end
   end
