@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import Results, recreate_database, setup_django, silence_broker  # noqa: E402
 
-SECTIONS = ("appends", "history", "http")
+SECTIONS = ("costs", "appends", "history", "http")
 
 
 def machine_facts(results: Results) -> None:
@@ -104,10 +104,13 @@ def main() -> None:
     machine_facts(results)
     results.facts["command"] = "scripts/bench " + " ".join(sys.argv[1:])
 
-    from bench import appends, history, http_load
+    from bench import appends, costs, history, http_load
 
     quick = args.quick
     sections = args.only or SECTIONS
+    if "costs" in sections:
+        print("== costs of the hot paths", flush=True)
+        costs.measure(results, repeats=100 if quick else 300)
     if "appends" in sections:
         print("== appends", flush=True)
         appends.measure(results, seconds=5 if quick else 15)
