@@ -91,6 +91,15 @@ def setup_django() -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def test_environment() -> None:
+    """Django's test environment (the test client's request handling), once."""
+    from django.test import utils
+
+    if not getattr(test_environment, "done", False):
+        utils.setup_test_environment()
+        test_environment.done = True  # type: ignore[attr-defined]
+
+
 def silence_broker() -> None:
     """No Celery in the in-process sections: the driver runs due work itself."""
     from games import dispatch

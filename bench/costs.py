@@ -10,7 +10,7 @@ import time
 import uuid
 from collections.abc import Callable
 
-from .common import Driver, Figure, Results, issue_token, make_user, open_game
+from .common import Driver, Figure, Results, issue_token, make_user, open_game, test_environment
 
 
 def _cost(operation: Callable[[], object], repeats: int) -> tuple[float, float, float]:
@@ -27,10 +27,9 @@ def _cost(operation: Callable[[], object], repeats: int) -> tuple[float, float, 
 
 
 def measure(results: Results, *, repeats: int) -> None:
-    from django.test.utils import setup_test_environment
     from rest_framework.test import APIClient
 
-    setup_test_environment()
+    test_environment()
     tag = "c" + uuid.uuid4().hex[:6]
     users = [make_user(f"{tag}a"), make_user(f"{tag}b")]
     drivers = [Driver(open_game("diamants", users), users, seed=3)]

@@ -11,7 +11,16 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from .common import Driver, Figure, Results, make_user, median, open_game, raw_connection
+from .common import (
+    Driver,
+    Figure,
+    Results,
+    make_user,
+    median,
+    open_game,
+    raw_connection,
+    test_environment,
+)
 
 TARGET_BYTES_PER_EVENT = 300
 
@@ -110,7 +119,7 @@ def replay(results: Results, played: dict[str, list[int]], *, repeats: int) -> N
 
 def _replays(app: Any, slug: str, game_ids: list[int]) -> tuple[Any, Any, int]:
     """Copy the games into the peer; return both replays and the event count.
-    Ours is the project's own replay (``selectors.game_replayed_state``)."""
+    Ours is the project's own replay (``selectors.rule_events`` folded, as GET state?at= does)."""
     from games.models import Event, Game
 
     from .peer import PeerGame
@@ -143,14 +152,16 @@ def _replays(app: Any, slug: str, game_ids: list[int]) -> tuple[Any, Any, int]:
 
 def replayed_state(game_id: int) -> dict[str, Any]:
     """The project's replay of a whole stored game, as GET /state?at= does it."""
-    from games import store
+    from games import selectors, store
     from games.models import Event, Game
     from games.rules import registry
     from games.rules.base import fold
 
     game = Game.objects.get(pk=game_id)
     rules = registry.get(game.ruleset, game.ruleset_version)
-    rows = Event.objects.filter(game=game).order_by("seq")
+    if hasattr(selectors, "rule_events"):
+        return fold(rules, selectors.rule_events(game=game))
+    rows = Event.objects.filter(game=game).order_by("seq")  # before the fix
     return fold(rules, [store.as_rule_event(r) for r in rows])
 
 
@@ -173,7 +184,6 @@ def reads(results: Results, *, long_events: int, repeats: int) -> None:
     the whole Django stack (test client, no network) on a game at move ~10
     and on one whose log holds 10,000 more events (platform events appended
     through the store, as a long game's would be: the hash chain included)."""
-    from django.test.utils import setup_test_environment
     from django.utils import timezone
     from rest_framework.test import APIClient
 
@@ -182,7 +192,7 @@ def reads(results: Results, *, long_events: int, repeats: int) -> None:
 
     from .common import issue_token
 
-    setup_test_environment()
+    test_environment()
     tag = "r" + uuid.uuid4().hex[:6]
     users = [make_user(f"{tag}a"), make_user(f"{tag}b")]
     client = APIClient()
