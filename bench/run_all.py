@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import Results, recreate_database, setup_django, silence_broker  # noqa: E402
 
-SECTIONS = ("costs", "appends", "history", "http")
+SECTIONS = ("costs", "appends", "history", "http", "streams")
 
 
 def machine_facts(results: Results) -> None:
@@ -104,7 +104,7 @@ def main() -> None:
     machine_facts(results)
     results.facts["command"] = "scripts/bench " + " ".join(sys.argv[1:])
 
-    from bench import appends, costs, history, http_load
+    from bench import appends, costs, history, http_load, streams
 
     quick = args.quick
     sections = args.only or SECTIONS
@@ -123,6 +123,9 @@ def main() -> None:
     if "http" in sections:
         print("== HTTP under load", flush=True)
         http_load.measure(results, seconds=15 if quick else 60, web_workers=args.web_workers)
+    if "streams" in sections:
+        print("== idle live streams", flush=True)
+        streams.measure(results)
     results.facts["load average at end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     results.facts["run time"] = f"{time.time() - started:.0f} s"
     text = table(results)
