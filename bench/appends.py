@@ -26,6 +26,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from .common import Driver, Figure, Results, make_user, open_game, raw_connection
+from .peer import peer_app
 
 RULESET = "diamants"
 FLOOR_TABLE = "bench_floor_event"
@@ -58,7 +59,11 @@ def run_clients(worker: Worker, clients: int, seconds: float) -> float:
 
 
 def _client(worker: Worker, index: int, barrier: Any, seconds: float, counts: Any) -> None:
-    operation = worker(index)
+    try:
+        operation = worker(index)
+    except BaseException:
+        barrier.abort()  # the parent stops waiting at once
+        raise
     barrier.wait(timeout=600)
     done = 0
     deadline = time.perf_counter() + seconds
@@ -127,9 +132,9 @@ def floor_worker(events: list[tuple[Any, ...]]) -> Worker:
 
 def peer_worker(events: list[tuple[Any, ...]]) -> Worker:
     def worker(index: int) -> Operation:
-        from .peer import PeerGame, peer_app
+        from .peer import PeerGame
 
-        app = peer_app()
+        app = peer_app(create_tables=False)
         game = PeerGame(ruleset="bench-peer-append")
         app.save(game)
         position = iter(range(10**9))
@@ -161,6 +166,7 @@ def measure(results: Results, *, seconds: float) -> None:
         service[clients] = run_clients(service_worker(f"{tag}c{clients}n"), clients, seconds)
     events = stored_events()
     floor = {c: run_clients(floor_worker(events), c, seconds) for c in (1, 8)}
+    peer_app()  # creates the peer's tables once, before its clients race to
     peer = {c: run_clients(peer_worker(events), c, seconds) for c in (1, 8)}
     for clients in (1, 8):
         label = f"{clients} client{'s' if clients > 1 else ''}, {clients} game{'s' if clients > 1 else ''}"

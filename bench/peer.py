@@ -39,7 +39,7 @@ class PeerApp(Application[UUID]):
     """An application with nothing but its repository: append and replay."""
 
 
-def peer_app() -> PeerApp:
+def peer_app(*, create_tables: bool = True) -> PeerApp:
     db = connection_kwargs()
     return PeerApp(
         env={
@@ -50,6 +50,6 @@ def peer_app() -> PeerApp:
             "POSTGRES_USER": db["user"],
             "POSTGRES_PASSWORD": db["password"] or "unused-with-trust",
             "POSTGRES_POOL_SIZE": "2",
-            "CREATE_TABLE": "y",
+            "CREATE_TABLE": "y" if create_tables else "n",
         }
     )
