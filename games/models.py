@@ -97,8 +97,15 @@ class Event(models.Model):
     """Append-only. PostgreSQL and SQLite triggers refuse UPDATE and DELETE
     (migration 0002), whatever code runs against the database."""
 
+    # No index of its own: the unique (game, seq) index starts with game and
+    # serves every lookup by game; a second one cost ~20 bytes per event and
+    # one more index to update per append (docs/performance.md).
     game = models.ForeignKey(
-        Game, on_delete=models.DO_NOTHING, related_name="events", db_constraint=True
+        Game,
+        on_delete=models.DO_NOTHING,
+        related_name="events",
+        db_constraint=True,
+        db_index=False,
     )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64)

@@ -551,6 +551,7 @@ def _reschedule(game: Game, seats: list[Seat], rules: Ruleset, now: datetime) ->
     active = game.status == GameStatus.ACTIVE
     pending = set(rules.pending(game.state)) if active else set()
     grace = timedelta(seconds=settings.FACETS_TASK_GRACE_SECONDS)
+    changed = []
     for seat in seats:
         before = seat.deadline
         if seat.index not in pending:
@@ -563,7 +564,9 @@ def _reschedule(game: Game, seats: list[Seat], rules: Ruleset, now: datetime) ->
             # (a multi-action turn does not extend it).
             seat.deadline = now + timedelta(seconds=_deadline_seconds(rules, game, seat.index))
         if seat.deadline != before:
-            seat.save(update_fields=["deadline"])
+            changed.append(seat)
+    # One UPDATE for all of them: a turn passing changes two seats.
+    Seat.objects.bulk_update(changed, ["deadline"])
     if active and not pending:
         game.system_step_due_at = now + grace
         dispatch.send_after_commit(TASK_SYSTEM_STEP, game.pk, game.seq)

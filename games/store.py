@@ -70,8 +70,17 @@ def row_hash(previous_hash: str, row: Event) -> str:
     )
 
 
+def rule_event(type: str, actor: int | None, payload: dict[str, Any]) -> RuleEvent:
+    """A stored event as its ruleset sees it (one place for the shape)."""
+    return {"type": type, "actor": actor, **payload}
+
+
 def as_rule_event(row: Event) -> RuleEvent:
-    return {"type": row.type, "actor": row.actor, **row.payload}
+    return rule_event(row.type, row.actor, row.payload)
+
+
+# The columns ``rule_event`` needs, for reads that skip model instances.
+RULE_EVENT_FIELDS = ("type", "actor", "payload")
 
 
 @dataclass
