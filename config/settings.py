@@ -114,7 +114,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.FacetsAutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_RATES": {"auth": env.str("AUTH_THROTTLE_RATE", default="30/minute")},
@@ -130,6 +130,22 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Operation ids and tags from the path after /api/v1: games_list, not
+    # api_v1_games_list (a generated client's functions are named after them).
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "ENUM_NAME_OVERRIDES": {"GameStatus": "games.models.GameStatus.values"},
+    "APPEND_COMPONENTS": {
+        "schemas": {
+            "GameAction": {
+                "type": "object",
+                "description": "An action: its type and the ruleset's own fields "
+                "(docs/rules/<game>.md), exactly as legal-actions lists it.",
+                "properties": {"type": {"type": "string"}},
+                "required": ["type"],
+                "additionalProperties": {},
+            }
+        }
+    },
 }
 
 # --- Celery -----------------------------------------------------------------

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from accounts.models import ApiToken
 from accounts.services import token_issue, token_revoke, user_register
+from config.schema import error_response
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -35,7 +36,10 @@ class RegisterView(APIView):
     throttle_scope = "auth"
 
     @extend_schema(
-        request=CredentialsSerializer, responses={201: UserSerializer}, tags=["accounts"]
+        operation_id="auth_register",
+        request=CredentialsSerializer,
+        responses={201: UserSerializer, 409: error_response("username_taken.")},
+        tags=["accounts"],
     )
     def post(self, request: Request) -> Response:
         data = _valid(CredentialsSerializer, request)
@@ -50,7 +54,13 @@ class LoginView(APIView):
     throttle_scope = "auth"
 
     @extend_schema(
-        request=CredentialsSerializer, responses={201: TokenSerializer}, tags=["accounts"]
+        operation_id="auth_login",
+        request=CredentialsSerializer,
+        responses={
+            201: TokenSerializer,
+            401: error_response("invalid_credentials: wrong username or password."),
+        },
+        tags=["accounts"],
     )
     def post(self, request: Request) -> Response:
         issued = token_issue(**_valid(CredentialsSerializer, request))
@@ -65,7 +75,9 @@ class LoginView(APIView):
 class LogoutView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None}, tags=["accounts"])
+    @extend_schema(
+        operation_id="auth_logout", request=None, responses={204: None}, tags=["accounts"]
+    )
     def post(self, request: Request) -> Response:
         token = request.auth
         assert isinstance(token, ApiToken)  # IsAuthenticated + our only authentication class
@@ -76,7 +88,7 @@ class LogoutView(APIView):
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=UserSerializer, tags=["accounts"])
+    @extend_schema(operation_id="me_retrieve", responses=UserSerializer, tags=["accounts"])
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(request.user).data)
 
