@@ -15,6 +15,7 @@ import importlib
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -145,12 +146,40 @@ def test_a_generated_client_plays_a_game(
     assert isinstance(check, models.Verification)
     assert check.chain_ok and check.projection_matches and check.events == game.seq
 
+    # The example in docs/api.md, as printed there, plays a move.
+    mover = {0: ada, 1: bob}[game.to_act[0].seat]
+    _run_docs_example(live_server.url, mover.token, table.id)
+    task_queue.drain()
+    after = api("games.games_retrieve").sync(client=ada, game_id=table.id)
+    assert after.seq > game.seq
+
     # Polling with the ETag: an unchanged game answers 304 with no body.
     first = api("games.games_retrieve").sync_detailed(client=ada, game_id=table.id)
     again = api("games.games_retrieve").sync_detailed(
         client=ada, game_id=table.id, if_none_match=first.headers["ETag"]
     )
     assert first.status_code == 200 and again.status_code == 304 and again.parsed is None
+
+
+def _run_docs_example(base_url: str, token: str, game_id: int) -> None:
+    """Runs docs/api.md's "Playing a move" code with the test's server, token and game."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    section = guide[guide.index("## Generating a client") :]
+    code = section[section.index("```python\n") + len("```python\n") :]
+    code = code[: code.index("```")]
+    for printed, actual in [
+        ('"http://127.0.0.1:8000"', repr(base_url)),
+        ('"<your token>"', repr(token)),
+        ("game_id = 1\n", f"game_id = {game_id}\n"),
+    ]:
+        assert printed in code, printed
+        code = code.replace(printed, actual)
+    namespace: dict[str, Any] = {}
+    try:
+        exec(compile(code, "docs/api.md", "exec"), namespace)
+    finally:
+        if "client" in namespace:
+            namespace["client"].get_httpx_client().close()
 
 
 def _play(
