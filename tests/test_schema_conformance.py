@@ -13,6 +13,7 @@ the run is the same every time and takes about a minute.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 import schemathesis
 from django.core import signals
+from django.core.management import call_command
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 from rest_framework.test import APIClient
@@ -145,6 +147,66 @@ def _aim_at_existing_objects(case: Any, world: World) -> None:
 
 def _index(value: Any, size: int) -> int:
     return sum(str(value).encode()) % size
+
+
+def _operations(served: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in served["paths"].items():
+        for method, operation in item.items():
+            yield path, method.upper(), operation
+
+
+@pytest.fixture
+def served(anon: APIClient) -> dict[str, Any]:
+    return ok(anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"))
+
+
+def test_the_schema_generates_without_warnings(tmp_path: Any) -> None:
+    call_command(
+        "spectacular", file=str(tmp_path / "schema.yaml"), validate=True, fail_on_warn=True
+    )
+
+
+def test_every_error_answer_is_the_one_error_shape(served: dict[str, Any]) -> None:
+    error = served["components"]["schemas"]["Error"]
+    assert set(error["required"]) == {"code", "message", "details"}
+    assert served["components"]["schemas"]["ErrorResponse"]["required"] == ["error"]
+    for path, method, operation in _operations(served):
+        for status, response in operation["responses"].items():
+            if status.startswith("4"):
+                content = response["content"]["application/json"]["schema"]
+                assert content == {"$ref": "#/components/schemas/ErrorResponse"}, (
+                    method,
+                    path,
+                    status,
+                )
+                assert response["description"], (method, path, status)
+
+
+def test_every_operation_documents_the_errors_its_kind_can_answer(
+    served: dict[str, Any],
+) -> None:
+    for path, method, operation in _operations(served):
+        statuses = set(operation["responses"])
+        where = (method, path, sorted(statuses))
+        if {"bearerAuth": []} in operation.get("security", []):
+            assert {"401", "403"} <= statuses, where
+        if "{" in path:
+            assert "404" in statuses, where
+        if "requestBody" in operation:
+            assert {"400", "415"} <= statuses, where
+        if method == "GET":
+            assert "304" in statuses and "ETag" in operation["responses"]["200"]["headers"], where
+        if "429" in statuses:
+            assert "Retry-After" in operation["responses"]["429"]["headers"], where
+
+
+def test_operation_ids_are_short_readable_and_unique(served: dict[str, Any]) -> None:
+    ids = [operation["operationId"] for _, _, operation in _operations(served)]
+    assert len(ids) == len(set(ids))
+    for operation_id in ids:
+        assert re.fullmatch(r"[a-z]+(_[a-z]+)*", operation_id), operation_id
+        assert not operation_id.startswith(("api_", "v1_")), operation_id
+    assert {"games_create", "games_submit_action", "auth_login"} <= set(ids)
 
 
 @schema.parametrize()
