@@ -54,7 +54,20 @@ CHECKS = [
 # and reads an empty one as absent, by design, where that check wants a 400.
 EXAMPLES_PER_OPERATION = 25
 
-schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+served_schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+
+def _streams(ctx: Any) -> bool:
+    """Operations whose success answer is a stream (not JSON): such a stream
+    does not end by itself, so it cannot be read to its end here; their own
+    tests cover them over a real server."""
+    path = served_schema.raw_schema["paths"].get(ctx.operation.path, {})
+    operation = path.get(ctx.operation.method.lower(), {})
+    content = operation.get("responses", {}).get("200", {}).get("content", {})
+    return bool(content) and "application/json" not in content
+
+
+schema = served_schema.exclude(func=_streams)
 
 
 @dataclass
