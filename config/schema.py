@@ -1,96 +1,101 @@
-"""The OpenAPI schema: every operation also documents the errors every
-endpoint may give (401 bad token, 403 missing scope, 429 rate limited with
-``Retry-After``), the token scope it needs, and on every POST the optional
-``Idempotency-Key`` header with its errors."""
+"""How the OpenAPI schema describes the API to client generators.
+
+Every operation gets, without each view repeating it:
+
+- the one error shape (the ``ErrorResponse`` component) for each 4xx status
+  its view can answer, derived from what the view declares: a body or query
+  parameters → 400 (and 415 for a body), authentication → 401 and 403, a path
+  parameter → 404, throttles → 429 with ``Retry-After``. Statuses a view adds
+  itself (409 ``stale_seq``, 422 ``illegal_action``...) are written in its
+  ``extend_schema(responses=...)`` with :func:`error_response`;
+- the token scope it needs, in its description (``accounts/permissions.py``),
+  and 403 ``insufficient_scope`` wherever a scope applies;
+- on every POST the optional ``Idempotency-Key`` header and the errors it can
+  cause (``games/idempotency``), unless the view is ``idempotency_exempt``;
+- on GET, the ``ETag`` header of its 200 answer, the ``If-None-Match``
+  request header and the bodiless 304 (``ConditionalGetMiddleware``);
+- component names without the ``Output``/``Input`` suffixes our serializers
+  carry (``GameOutput`` → ``Game``, ``ActionInput`` → ``ActionRequest``), so a
+  generated client's classes read well.
+
+Operation ids come from the path without ``/api/v1`` (``SCHEMA_PATH_PREFIX``):
+``games_list``, ``games_create``; action endpoints name themselves with
+``extend_schema(operation_id=...)``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_serializer
 from rest_framework import serializers
 
 from accounts.permissions import HasTokenScope, required_scope
-from accounts.scopes import SESSION_SCOPES
 from games.idempotency.schema import IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY
 
+_WRITE_METHODS = {"POST", "PUT", "PATCH"}
+_SUFFIXES = ("Output", "Input")
 
+
+@extend_schema_serializer(component_name="Error")
 class ErrorBodySerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable machine-readable code (docs/api.md).")
-    message = serializers.CharField(help_text="For humans.")
-    details = serializers.DictField(help_text="Structured details; depends on the code.")
+    code = serializers.CharField(
+        help_text="Stable and machine-readable, e.g. stale_seq (docs/api.md lists them)."
+    )
+    message = serializers.CharField(help_text="For humans; may change.")
+    details = serializers.DictField(
+        child=serializers.JSONField(),
+        help_text="Structured facts about the error, e.g. fields, reason or seq.",
+    )
 
 
-class ErrorSerializer(serializers.Serializer):
+@extend_schema_serializer(component_name="ErrorResponse")
+class ErrorResponseSerializer(serializers.Serializer):
     error = ErrorBodySerializer()
 
 
-class InsufficientScopeDetailsSerializer(serializers.Serializer):
-    # Not required: other 403 codes (permission_denied, not_a_player) have no details.
-    required_scope = serializers.ChoiceField(choices=list(SESSION_SCOPES), required=False)
+# The one error shape, under the name views import.
+ErrorSerializer = ErrorResponseSerializer
 
 
-class ForbiddenBodySerializer(ErrorBodySerializer):
-    details = InsufficientScopeDetailsSerializer(  # type: ignore[assignment]
-        help_text="With code insufficient_scope: the scope the token lacks."
-    )
+def error_response(description: str) -> OpenApiResponse:
+    """A documented error status: ``responses={409: error_response("stale_seq: ...")}``."""
+    return OpenApiResponse(ErrorResponseSerializer, description=description)
 
 
-class ForbiddenErrorSerializer(serializers.Serializer):
-    error = ForbiddenBodySerializer()
+# The automatic error statuses and what they mean, for the schema's descriptions.
+VALIDATION = error_response(
+    "validation_error (details.fields names each bad field) or malformed_request."
+)
+UNAUTHENTICATED = error_response("not_authenticated (no token) or invalid_token.")
+FORBIDDEN = error_response(
+    "permission_denied, not_a_player or insufficient_scope: the caller may not do this."
+)
+NOT_FOUND = error_response("not_found: no such object.")
+NO_SUCH_PAGE = error_response("not_found: no such page (past the last one, or below 1).")
+UNSUPPORTED_MEDIA_TYPE = error_response("unsupported_media_type: send application/json.")
+THROTTLED = error_response(
+    "rate_limited: retry after Retry-After seconds (also in details.retry_after)."
+)
 
-
-class RateLimitedDetailsSerializer(serializers.Serializer):
-    retry_after = serializers.IntegerField(
-        min_value=1, help_text="Seconds to wait; the same as the Retry-After header."
-    )
-
-
-class RateLimitedBodySerializer(ErrorBodySerializer):
-    details = RateLimitedDetailsSerializer()  # type: ignore[assignment]
-
-
-class RateLimitedErrorSerializer(serializers.Serializer):
-    error = RateLimitedBodySerializer()
-
-
-RETRY_AFTER_HEADER = {
-    "Retry-After": {
-        "description": "Seconds to wait before the limit's window ends.",
-        "schema": {"type": "integer", "minimum": 1},
-        "required": True,
-    }
+_ETAG = {
+    "description": "Send it back as If-None-Match: an unchanged answer is a bodiless 304.",
+    "schema": {"type": "string"},
+}
+_RETRY_AFTER = {
+    "description": "Seconds to wait before retrying.",
+    "schema": {"type": "integer"},
 }
 
 
 class FacetsAutoSchema(AutoSchema):
-    def get_override_parameters(self) -> list[Any]:
-        parameters = list(super().get_override_parameters())
-        if self._takes_idempotency_key():
-            parameters.append(IDEMPOTENCY_KEY)
-        return parameters
-
-    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
-        operation = super().get_operation(*args, **kwargs)
-        if operation is None or not self._takes_idempotency_key():
-            return operation
-        error_schema = self.resolve_serializer(ErrorSerializer, "response").ref
-        responses = operation.setdefault("responses", {})
-        for status, description in IDEMPOTENCY_ERRORS.items():
-            entry = responses.setdefault(
-                status,
-                {"description": "", "content": {"application/json": {"schema": error_schema}}},
-            )
-            entry["description"] = " ".join(filter(None, [entry.get("description"), description]))
-        return operation
-
-    def _takes_idempotency_key(self) -> bool:
-        return self.method == "POST" and not getattr(self.view, "idempotency_exempt", False)
-
-    def _scope(self) -> str | None:
-        if not any(isinstance(p, HasTokenScope) for p in self.view.get_permissions()):
-            return None
-        return required_scope(self.view, self.method)
+    def get_serializer_name(self, serializer: serializers.Serializer, direction: Any) -> str:
+        name = super().get_serializer_name(serializer, direction)
+        for suffix in _SUFFIXES:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                return name[: -len(suffix)]
+        return name
 
     def get_description(self) -> str:  # type: ignore[override]  # drf-spectacular's signature
         description = super().get_description() or ""
@@ -100,36 +105,75 @@ class FacetsAutoSchema(AutoSchema):
         note = f"Token scope needed: `{scope}`."
         return f"{description}\n\n{note}" if description else note
 
+    def _scope(self) -> str | None:
+        if not any(isinstance(p, HasTokenScope) for p in self.view.get_permissions()):
+            return None
+        return required_scope(self.view, self.method)
+
+    def _takes_idempotency_key(self) -> bool:
+        return self.method == "POST" and not getattr(self.view, "idempotency_exempt", False)
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        if self._takes_idempotency_key():
+            parameters.append(IDEMPOTENCY_KEY)
+        if self.method == "GET":
+            parameters.append(
+                OpenApiParameter(
+                    "If-None-Match",
+                    str,
+                    OpenApiParameter.HEADER,
+                    required=False,
+                    description="The ETag of an answer you hold: 304 if it is unchanged.",
+                )
+            )
+        return parameters
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
-        if self.view.get_authenticators():
-            responses.setdefault(
-                "401",
-                self._error(
-                    "401",
-                    "Missing, wrong, revoked or expired token.",
-                    ErrorSerializer,
-                ),
+        if direction != "response":
+            return responses
+        for status, response in self._automatic_errors().items():
+            if str(status) not in responses:
+                responses[str(status)] = self._get_response_for_code(response, str(status))
+        if "429" in responses:
+            responses["429"].setdefault("headers", {})["Retry-After"] = _RETRY_AFTER
+        for code, description in self._idempotency_errors().items():
+            entry = responses.setdefault(
+                code, self._get_response_for_code(error_response(""), code)
             )
-        if self._scope() is not None:
-            responses.setdefault(
-                "403",
-                self._error(
-                    "403",
-                    "Refused: insufficient_scope (the token lacks the scope in "
-                    "details.required_scope) or another permission code.",
-                    ForbiddenErrorSerializer,
-                ),
-            )
-        if self.view.get_throttles():
-            limited = self._error(
-                "429", "Rate limited (code rate_limited).", RateLimitedErrorSerializer
-            )
-            responses.setdefault("429", {**limited, "headers": RETRY_AFTER_HEADER})
-        return responses
+            entry["description"] = " ".join(filter(None, [entry.get("description"), description]))
+        if self.method == "GET":
+            ok = responses.get("200")
+            if ok and "application/json" in ok.get("content", {}):
+                ok.setdefault("headers", {})["ETag"] = _ETAG
+                responses.setdefault("304", {"description": "Not Modified: your copy is current."})
+        return dict(sorted(responses.items()))
 
-    def _error(
-        self, code: str, description: str, serializer: type[serializers.Serializer]
-    ) -> dict[str, Any]:
-        response: dict[str, Any] = self._get_response_for_code(serializer, code)
-        return {**response, "description": description}
+    def _idempotency_errors(self) -> dict[str, str]:
+        return IDEMPOTENCY_ERRORS if self._takes_idempotency_key() else {}
+
+    def _automatic_errors(self) -> dict[int, OpenApiResponse]:
+        view = self.view
+        has_body = self.method in _WRITE_METHODS and self.get_request_serializer() is not None
+        has_query = any(
+            isinstance(p, OpenApiParameter)
+            and p.location == OpenApiParameter.QUERY
+            or not isinstance(p, OpenApiParameter)
+            for p in self.get_override_parameters()
+        )
+        errors: dict[int, OpenApiResponse] = {}
+        if has_body or has_query:
+            errors[400] = VALIDATION
+        if view.get_authenticators():
+            errors[401] = UNAUTHENTICATED
+            errors[403] = FORBIDDEN
+        if "{" in self.path:
+            errors[404] = NOT_FOUND
+        elif self.method == "GET" and self._is_list_view() and self._get_paginator():
+            errors[404] = NO_SUCH_PAGE
+        if has_body:
+            errors[415] = UNSUPPORTED_MEDIA_TYPE
+        if view.get_throttles():
+            errors[429] = THROTTLED
+        return errors

@@ -189,14 +189,29 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Operation ids and tags from the path after /api/v1: games_list, not
+    # api_v1_games_list (a generated client's functions are named after them).
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     # Fields named "status" or "scope" with different choices: name each enum.
     "ENUM_NAME_OVERRIDES": {
         "GrantableScopeEnum": "accounts.scopes.GRANTABLE_SCOPES",
         "ScopeEnum": "accounts.scopes.SESSION_SCOPES",
-        "StatusEnum": "games.models.GameStatus.values",
+        "GameStatus": "games.models.GameStatus.values",
         "DeliveryStatusEnum": "games.webhooks.models.DeliveryStatus",
         "TokenKindEnum": "accounts.models.TokenKind",
         "NotificationKindEnum": "games.notifications.KINDS",
+    },
+    "APPEND_COMPONENTS": {
+        "schemas": {
+            "GameAction": {
+                "type": "object",
+                "description": "An action: its type and the ruleset's own fields "
+                "(docs/rules/<game>.md), exactly as legal-actions lists it.",
+                "properties": {"type": {"type": "string"}},
+                "required": ["type"],
+                "additionalProperties": {},
+            }
+        }
     },
 }
 

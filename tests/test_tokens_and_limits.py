@@ -463,9 +463,9 @@ def test_schema_describes_tokens_scopes_and_rate_limits(anon) -> None:
     assert "tokens:manage" in paths["/api/v1/tokens"]["post"]["description"]
     login_responses = paths["/api/v1/auth/login"]["post"]["responses"]
     assert "429" in login_responses and "403" not in login_responses
-    created = schema["components"]["schemas"]["TokenCreatedOutput"]
+    created = schema["components"]["schemas"]["TokenCreated"]
     assert "token" in created["properties"]
-    scopes = schema["components"]["schemas"]["TokenCreateInputRequest"]["properties"]["scopes"]
+    scopes = schema["components"]["schemas"]["TokenCreateRequest"]["properties"]["scopes"]
     grantable = scopes["items"]["$ref"].rsplit("/", 1)[-1]
     assert schema["components"]["schemas"][grantable]["enum"] == [
         "games:read",

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -25,7 +25,7 @@ from accounts.throttling import (
     RegisterAddressThrottle,
     TokenThrottle,
 )
-from config.schema import ErrorSerializer
+from config.schema import ErrorSerializer, error_response
 
 # Every view keeps the default limits and adds its own.
 DEFAULT_THROTTLES = [TokenThrottle, AnonymousAddressThrottle]
@@ -48,6 +48,7 @@ class TokenSerializer(serializers.Serializer):
     user = UserSerializer()
 
 
+@extend_schema_serializer(component_name="TokenInfo")  # "Token" is log-in's answer
 class TokenOutput(serializers.Serializer):
     """A token as its owner sees it; the key itself is never shown again."""
 
@@ -65,6 +66,7 @@ class TokenOutput(serializers.Serializer):
     expires_at = serializers.DateTimeField(allow_null=True)
 
 
+@extend_schema_serializer(component_name="TokenCreated")
 class TokenCreatedOutput(TokenOutput):
     token = serializers.CharField(help_text="The key: shown once, only in this answer.")
     token_type = serializers.CharField()
@@ -92,7 +94,10 @@ class RegisterView(APIView):
     throttle_classes = [*DEFAULT_THROTTLES, RegisterAddressThrottle]
 
     @extend_schema(
-        request=CredentialsSerializer, responses={201: UserSerializer}, tags=["accounts"]
+        operation_id="auth_register",
+        request=CredentialsSerializer,
+        responses={201: UserSerializer, 409: error_response("username_taken.")},
+        tags=["accounts"],
     )
     def post(self, request: Request) -> Response:
         data = _valid(CredentialsSerializer, request)
@@ -111,7 +116,13 @@ class LoginView(APIView):
     idempotency_exempt = True
 
     @extend_schema(
-        request=CredentialsSerializer, responses={201: TokenSerializer}, tags=["accounts"]
+        operation_id="auth_login",
+        request=CredentialsSerializer,
+        responses={
+            201: TokenSerializer,
+            401: error_response("invalid_credentials: wrong username or password."),
+        },
+        tags=["accounts"],
     )
     def post(self, request: Request) -> Response:
         issued = token_issue(**_valid(CredentialsSerializer, request))
@@ -127,7 +138,9 @@ class LogoutView(APIView):
     permission_classes = [IsAuthenticated, HasTokenScope]
     required_scope = None  # any token may revoke itself
 
-    @extend_schema(request=None, responses={204: None}, tags=["accounts"])
+    @extend_schema(
+        operation_id="auth_logout", request=None, responses={204: None}, tags=["accounts"]
+    )
     def post(self, request: Request) -> Response:
         token = request.auth
         assert isinstance(token, ApiToken)  # IsAuthenticated + our only authentication class
@@ -139,7 +152,7 @@ class MeView(APIView):
     permission_classes = [IsAuthenticated, HasTokenScope]
     required_scope = None  # any token may ask whose it is
 
-    @extend_schema(responses=UserSerializer, tags=["accounts"])
+    @extend_schema(operation_id="me_retrieve", responses=UserSerializer, tags=["accounts"])
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(request.user).data)
 

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from config.schema import ErrorSerializer as ErrorOutput  # noqa: F401  (the one error shape)
 from games.models import GameStatus
+
+
+@extend_schema_field({"$ref": "#/components/schemas/GameAction"})
+class GameActionField(serializers.DictField):
+    """One action: ``{"type": ..., ...the ruleset's fields}``. Described once in
+    the schema (the ``GameAction`` component, SPECTACULAR_SETTINGS) so a
+    generated client passes what legal-actions lists straight to actions."""
 
 
 class GameCreateInput(serializers.Serializer):
@@ -28,7 +36,7 @@ class BotsInput(serializers.Serializer):
 
 
 class ActionInput(serializers.Serializer):
-    action = serializers.DictField(help_text="The action, exactly as listed by legal-actions.")
+    action = GameActionField(help_text="The action, exactly as listed by legal-actions.")
     expected_seq = serializers.IntegerField(
         min_value=0,
         required=False,
@@ -82,6 +90,7 @@ class PlayerOutput(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
 
 
+@extend_schema_serializer(component_name="PendingSeat")
 class PendingOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     deadline = serializers.DateTimeField(allow_null=True)
@@ -128,6 +137,7 @@ class EventPageOutput(serializers.Serializer):
     has_more = serializers.BooleanField()
 
 
+@extend_schema_serializer(component_name="ActionResult")
 class ActionOutput(serializers.Serializer):
     seq = serializers.IntegerField()
     events = EventOutput(many=True)
@@ -137,7 +147,7 @@ class ActionOutput(serializers.Serializer):
 class LegalActionsOutput(serializers.Serializer):
     seq = serializers.IntegerField()
     your_seat = serializers.IntegerField()
-    actions = serializers.ListField(child=serializers.JSONField())
+    actions = serializers.ListField(child=GameActionField())
     note = serializers.CharField(allow_blank=True)
 
 
@@ -160,6 +170,7 @@ class RulesetDetailOutput(RulesetOutput):
     material = serializers.JSONField()
 
 
+@extend_schema_serializer(component_name="Verification")
 class VerifyOutput(serializers.Serializer):
     events = serializers.IntegerField()
     chain_ok = serializers.BooleanField()

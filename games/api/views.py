@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.permissions import HasTokenScope
+from config.schema import error_response
 from games import selectors, services, streams
 from games.errors import NotFound
 from games.rules import registry
@@ -74,7 +75,9 @@ class RulesetListView(APIView):
     permission_classes = [AllowAny, HasTokenScope]
     required_scope = None  # public material: any token, or none
 
-    @extend_schema(responses=s.RulesetOutput(many=True), tags=["rulesets"])
+    @extend_schema(
+        operation_id="rulesets_list", responses=s.RulesetOutput(many=True), tags=["rulesets"]
+    )
     def get(self, request: Request) -> Response:
         return Response(
             [presenters.ruleset_summary(registry.get(slug)) for slug in registry.slugs()]
@@ -85,7 +88,9 @@ class RulesetDetailView(APIView):
     permission_classes = [AllowAny, HasTokenScope]
     required_scope = None
 
-    @extend_schema(responses=s.RulesetDetailOutput, tags=["rulesets"])
+    @extend_schema(
+        operation_id="rulesets_retrieve", responses=s.RulesetDetailOutput, tags=["rulesets"]
+    )
     def get(self, request: Request, slug: str) -> Response:
         if slug not in registry.slugs():
             raise NotFound(f"No ruleset {slug!r}.")
@@ -99,9 +104,31 @@ class GamePagination(PageNumberPagination):
     max_page_size = 200
 
 
+# Statuses the lobby and play endpoints answer besides the automatic ones
+# (config/schema.py), with the codes a client may meet under each.
+LOBBY_CONFLICT = error_response("game_not_open: the table has started, finished or closed.")
+BAD_LOBBY_REQUEST = error_response(
+    "validation_error: e.g. too few players to start, or more bots than free seats."
+)
+ACTION_CONFLICT = error_response(
+    "stale_seq (details.seq is the current seq), not_your_turn, game_not_active or "
+    "game_finished: nothing was written."
+)
+ILLEGAL_ACTION = error_response(
+    "illegal_action: the rules refuse it; details.reason is the ruleset's code. "
+    "Nothing was written."
+)
+
+
 class GameListView(APIView):
+    # Read by the schema generator to describe the paginated list.
+    pagination_class = GamePagination
+
     @extend_schema(
-        parameters=[s.GameListQuery], responses=s.GameSummaryOutput(many=True), tags=["games"]
+        operation_id="games_list",
+        parameters=[s.GameListQuery],
+        responses=s.GameSummaryOutput(many=True),
+        tags=["games"],
     )
     def get(self, request: Request) -> Response:
         query = _valid(s.GameListQuery, request.query_params)
@@ -116,7 +143,12 @@ class GameListView(APIView):
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response([presenters.game_list_item(g) for g in page or []])
 
-    @extend_schema(request=s.GameCreateInput, responses={201: s.GameOutput}, tags=["games"])
+    @extend_schema(
+        operation_id="games_create",
+        request=s.GameCreateInput,
+        responses={201: s.GameOutput},
+        tags=["games"],
+    )
     def post(self, request: Request) -> Response:
         game = services.game_create(
             creator=_player(request), **_valid(s.GameCreateInput, request.data)
@@ -126,6 +158,7 @@ class GameListView(APIView):
 
 class GameDetailView(APIView):
     @extend_schema(
+        operation_id="games_retrieve",
         parameters=conditional_parameters(),
         responses={200: s.GameOutput, 304: NOT_MODIFIED},
         tags=["games"],
@@ -139,21 +172,36 @@ class GameDetailView(APIView):
 
 
 class GameJoinView(APIView):
-    @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
+    @extend_schema(
+        operation_id="games_join",
+        request=None,
+        responses={200: s.GameOutput, 409: LOBBY_CONFLICT},
+        tags=["lobby"],
+    )
     def post(self, request: Request, game_id: int) -> Response:
         services.game_join(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
 
 
 class GameLeaveView(APIView):
-    @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
+    @extend_schema(
+        operation_id="games_leave",
+        request=None,
+        responses={200: s.GameOutput, 409: LOBBY_CONFLICT},
+        tags=["lobby"],
+    )
     def post(self, request: Request, game_id: int) -> Response:
         services.game_leave(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
 
 
 class GameBotsView(APIView):
-    @extend_schema(request=s.BotsInput, responses=s.GameOutput, tags=["lobby"])
+    @extend_schema(
+        operation_id="games_add_bots",
+        request=s.BotsInput,
+        responses={200: s.GameOutput, 400: BAD_LOBBY_REQUEST, 409: LOBBY_CONFLICT},
+        tags=["lobby"],
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(s.BotsInput, request.data or {})
         services.game_add_bots(game_id=game_id, user=_player(request), count=data["count"])
@@ -161,14 +209,24 @@ class GameBotsView(APIView):
 
 
 class GameStartView(APIView):
-    @extend_schema(request=None, responses=s.GameOutput, tags=["lobby"])
+    @extend_schema(
+        operation_id="games_start",
+        request=None,
+        responses={200: s.GameOutput, 400: BAD_LOBBY_REQUEST, 409: LOBBY_CONFLICT},
+        tags=["lobby"],
+    )
     def post(self, request: Request, game_id: int) -> Response:
         services.game_start(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
 
 
 class GameResignView(APIView):
-    @extend_schema(request=None, responses=s.GameOutput, tags=["play"])
+    @extend_schema(
+        operation_id="games_resign",
+        request=None,
+        responses={200: s.GameOutput, 409: ACTION_CONFLICT},
+        tags=["play"],
+    )
     def post(self, request: Request, game_id: int) -> Response:
         services.game_resign(game_id=game_id, user=_player(request))
         return _detail(request, game_id)
@@ -177,7 +235,9 @@ class GameResignView(APIView):
 class LegalActionsView(APIView):
     permission_classes = [IsAuthenticated, HasTokenScope]
 
-    @extend_schema(responses=s.LegalActionsOutput, tags=["play"])
+    @extend_schema(
+        operation_id="games_legal_actions", responses=s.LegalActionsOutput, tags=["play"]
+    )
     def get(self, request: Request, game_id: int) -> Response:
         access = selectors.game_access(game_id=game_id, user=_player(request))
         actions = selectors.game_legal_actions(access)
@@ -195,7 +255,12 @@ class LegalActionsView(APIView):
 class ActionView(APIView):
     permission_classes = [IsAuthenticated, HasTokenScope]
 
-    @extend_schema(request=s.ActionInput, responses={201: s.ActionOutput}, tags=["play"])
+    @extend_schema(
+        operation_id="games_submit_action",
+        request=s.ActionInput,
+        responses={201: s.ActionOutput, 409: ACTION_CONFLICT, 422: ILLEGAL_ACTION},
+        tags=["play"],
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(s.ActionInput, request.data)
         outcome = services.action_submit(
@@ -217,6 +282,7 @@ class EventListView(APIView):
     permission_classes = [AllowAny, HasTokenScope]
 
     @extend_schema(
+        operation_id="games_events",
         parameters=[s.EventsQuery],
         responses={
             200: s.EventPageOutput,
@@ -248,6 +314,7 @@ class StateView(APIView):
     permission_classes = [AllowAny, HasTokenScope]
 
     @extend_schema(
+        operation_id="games_state",
         parameters=[
             OpenApiParameter("at", int, description="Replay: the state right after this seq."),
             *conditional_parameters(),
@@ -271,7 +338,7 @@ class StateView(APIView):
 class VerifyView(APIView):
     permission_classes = [AllowAny, HasTokenScope]
 
-    @extend_schema(responses=s.VerifyOutput, tags=["history"])
+    @extend_schema(operation_id="games_verify", responses=s.VerifyOutput, tags=["history"])
     def get(self, request: Request, game_id: int) -> Response:
         access = selectors.game_access(game_id=game_id, user=_user(request))
         return Response(selectors.replay_check(game=access.game))
