@@ -269,7 +269,7 @@ def test_every_post_declares_the_idempotency_key_in_the_schema(anon) -> None:
         assert "Idempotency-Key" in headers, path
         assert {"400", "409", "422"} <= set(operation["responses"]), path
         error = operation["responses"]["422"]["content"]["application/json"]["schema"]
-        assert error == {"$ref": "#/components/schemas/Error"}, path
+        assert error == {"$ref": "#/components/schemas/ErrorResponse"}, path
 
 
 # --- a real server ----------------------------------------------------------------

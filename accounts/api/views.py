@@ -25,7 +25,7 @@ from accounts.throttling import (
     RegisterAddressThrottle,
     TokenThrottle,
 )
-from config.schema import ErrorSerializer, error_response
+from config.schema import error_response
 
 # Every view keeps the default limits and adds its own.
 DEFAULT_THROTTLES = [TokenThrottle, AnonymousAddressThrottle]
@@ -169,7 +169,10 @@ class TokenListView(APIView):
 
     @extend_schema(
         parameters=[TokenListQuery],
-        responses={200: TokenOutput(many=True), 400: ErrorSerializer},
+        responses={
+            200: TokenOutput(many=True),
+            400: error_response("validation_error: unknown kind."),
+        },
         tags=["tokens"],
     )
     def get(self, request: Request) -> Response:
@@ -179,7 +182,12 @@ class TokenListView(APIView):
 
     @extend_schema(
         request=TokenCreateInput,
-        responses={201: TokenCreatedOutput, 400: ErrorSerializer},
+        responses={
+            201: TokenCreatedOutput,
+            400: error_response(
+                "validation_error: unknown scope, empty scopes or a past expires_at."
+            ),
+        },
         tags=["tokens"],
     )
     def post(self, request: Request) -> Response:
@@ -194,7 +202,7 @@ class TokenDetailView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("token_id", int, OpenApiParameter.PATH)],
-        responses={204: None, 404: ErrorSerializer},
+        responses={204: None, 404: error_response("not_found: no such token of yours.")},
         tags=["tokens"],
     )
     def delete(self, request: Request, token_id: int) -> Response:
