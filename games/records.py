@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 from typing import Any
 
@@ -35,6 +36,7 @@ from .rules.base import Ruleset, fold
 RECORD_FORMAT = "facets-record"
 RECORD_VERSION = 1
 MAX_EVENTS = 200_000
+MAX_PLAYERS = 12
 CAUSES = ("setup", "action", "auto", "forced", "system")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -52,6 +54,7 @@ class RecordInvalid(ValueError):
 
 
 def _is_int(value: Any) -> bool:
+    """A JSON integer (``True`` is an int to Python, not to JSON)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -60,7 +63,11 @@ def validate(record: Any) -> dict[str, Any]:
     errors: dict[str, str] = {}
     if not isinstance(record, dict):
         raise RecordInvalid({"": "a record is a JSON object"})
-    text = store.canonical_json(record)
+    try:
+        # Strict JSON: no NaN or infinity (1e400 parses as one) anywhere.
+        text = json.dumps(record, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise RecordInvalid({"": f"not storable as strict JSON: {exc}"}) from exc
     if "\\u0000" in text:
         # No stored JSON (PostgreSQL jsonb) can hold a NUL character.
         raise RecordInvalid({"": "a record holds no NUL character"})
@@ -87,8 +94,8 @@ def validate(record: Any) -> dict[str, Any]:
     if not isinstance(record.get("options"), dict):
         errors["options"] = "an object"
     players = record.get("players")
-    if not isinstance(players, list) or not players:
-        errors["players"] = "a non-empty list"
+    if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
+        errors["players"] = f"a list of 1 to {MAX_PLAYERS} players"
     else:
         for i, player in enumerate(players):
             if not isinstance(player, dict) or player.get("seat") != i:
@@ -100,8 +107,12 @@ def validate(record: Any) -> dict[str, Any]:
     if record.get("seed") is not None and record.get("seed_commitment") is None:
         errors["seed_commitment"] = "a record with a seed needs its commitment"
     counter = record.get("rng_counter")
-    if counter is not None and not (_is_int(counter) and counter >= 0):
-        errors["rng_counter"] = "null or a non-negative integer"
+    if record.get("seed") is not None and not (
+        isinstance(counter, int) and not isinstance(counter, bool) and counter >= 0
+    ):
+        errors["rng_counter"] = "with a seed: the number of HMAC counters used"
+    elif counter is not None and not _is_int(counter):
+        errors["rng_counter"] = "null or an integer"
     events = record.get("events")
     if not isinstance(events, list):
         errors["events"] = "a list"
@@ -230,6 +241,16 @@ def check_draws(record: dict[str, Any]) -> dict[str, Any]:
 
 def check_reexecution(record: dict[str, Any]) -> dict[str, Any]:
     rules = registry.get(record["ruleset"], record["rules_version"])
+    num_players = len(record["players"])
+    try:
+        accepted = (
+            rules.MIN_PLAYERS <= num_players <= rules.MAX_PLAYERS
+            and rules.normalize_options(dict(record["options"]), num_players) == record["options"]
+        )
+    except Exception:  # the ruleset refusing options any way at all
+        accepted = False
+    if not accepted:
+        return _check("reexecution", False, None, "the options or players are not a game's")
     events = record["events"]
     state: dict[str, Any] = {}
     calls = 0

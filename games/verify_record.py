@@ -107,7 +107,7 @@ def check_draws(record: dict) -> str:
                 )
             total += 1
     expected = record.get("rng_counter")
-    if expected is not None and expected != counter:
+    if expected != counter:
         raise Failure(f"draws: the draws use {counter} counters, the record says {expected}")
     return f"draws: {total} draws recomputed from the seed ({counter} HMAC counters)"
 
@@ -126,7 +126,7 @@ def verify(record: dict) -> list[str]:
             return lines
         lines.append(check_commitment(record))
         lines.append(check_draws(record))
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise Failure(f"malformed record: {exc!r}") from exc
     return lines
 

@@ -12,7 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from games import records
+from games import verify_record as standalone
 from games.models import Event, Game, ImportedRecord
 from tests.helpers import act, error_code, game, legal, ok, open_table
 
@@ -328,3 +332,90 @@ def test_a_private_game_does_not_exist_for_others(client_for, task_queue) -> Non
         listed = ok(client.get("/api/v1/games?page_size=200"))["results"]
         assert all(g["id"] != game_id for g in listed)
     assert any(g["id"] == game_id for g in ok(bob.get("/api/v1/games?mine=true"))["results"])
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=2**63)
+    | st.floats()
+    | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@st.composite
+def mutated(draw: Any, record: dict[str, Any]) -> Any:
+    """The record with one value somewhere replaced, removed or nudged (or,
+    now and then, any JSON value at all instead of a record)."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(JSON_VALUES)
+    changed = copy.deepcopy(record)
+    parent: Any = None
+    key: Any = None
+    node: Any = changed
+    while isinstance(node, (dict, list)) and node and (parent is None or draw(st.booleans())):
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        parent, key = node, draw(st.sampled_from(keys))
+        node = parent[key]
+    if parent is None:
+        return draw(JSON_VALUES)
+    how = draw(st.sampled_from(["replace", "remove", "nudge"]))
+    if how == "remove" and isinstance(parent, dict):
+        del parent[key]
+    elif how == "nudge" and isinstance(node, int) and not isinstance(node, bool):
+        parent[key] = node + draw(st.sampled_from([-1, 1, 2**64]))
+    else:
+        parent[key] = draw(JSON_VALUES)
+    return changed
+
+
+def test_any_altered_record_is_refused_or_fails_verification_never_crashes(
+    client_for, task_queue, anon
+) -> None:
+    ada = client_for("ada")
+    record = record_of(anon, play_with_bots(ada, task_queue, "diamants"))
+    assert records.verify(records.validate(copy.deepcopy(record)))["ok"]
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(st.data())
+    def in_process(data: st.DataObject) -> None:
+        candidate = data.draw(mutated(record))
+        try:
+            valid = records.validate(candidate)
+        except records.RecordInvalid as exc:
+            assert exc.errors
+            return
+        report = records.verify(valid)
+        assert isinstance(report["ok"], bool) and report["checks"]
+        # The standalone verifier agrees with the server's first three checks.
+        try:
+            standalone.verify(copy.deepcopy(valid))
+            standalone_ok = True
+        except standalone.Failure:
+            standalone_ok = False
+        assert standalone_ok == all(
+            c["ok"] for c in report["checks"] if c["check"] != "reexecution"
+        ), report
+        # Everything the hashes and the seed cover is tamper-evident.
+        covered = ("id", "events", "seed", "seed_commitment", "rng_counter")
+        if any(candidate.get(key) != record[key] for key in covered):
+            assert not report["ok"], report
+
+    @settings(max_examples=40, deadline=None, database=None)
+    @given(st.data())
+    def over_http(data: st.DataObject) -> None:
+        candidate = data.draw(mutated(record))
+        body = json.dumps(candidate)  # NaN and infinities go as JSON's extensions
+        response = ada.post("/api/v1/records", body, content_type="application/json")
+        assert response.status_code in (201, 400), response.content[:500]
+        if response.status_code == 400:
+            error = response.json()["error"]
+            assert error["code"] in ("validation_error", "malformed_request")
+
+    in_process()
+    over_http()

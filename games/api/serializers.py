@@ -208,6 +208,18 @@ class VerifyOutput(serializers.Serializer):
     checks = CheckOutput(many=True)
 
 
+class ErrorDetailOutput(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable and machine-readable (docs/api.md).")
+    message = serializers.CharField()
+    details = serializers.JSONField()
+
+
+class ErrorOutput(serializers.Serializer):
+    """The one error shape of the whole API."""
+
+    error = ErrorDetailOutput()
+
+
 class RecordPlayerOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)

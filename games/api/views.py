@@ -222,7 +222,7 @@ class StateView(APIView):
 class VerifyView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=s.VerifyOutput, tags=["history"])
+    @extend_schema(responses={200: s.VerifyOutput, 404: s.ErrorOutput}, tags=["history"])
     def get(self, request: Request, game_id: int) -> Response:
         access = selectors.game_access(game_id=game_id, user=_user(request))
         return Response(selectors.replay_check(access=access))
@@ -264,7 +264,7 @@ def ndjson_line(data: Any) -> bytes:
 class RecordView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=s.RecordOutput, tags=["records"])
+    @extend_schema(responses={200: s.RecordOutput, 404: s.ErrorOutput}, tags=["records"])
     def get(self, request: Request, game_id: int) -> Response:
         access = selectors.game_access(game_id=game_id, user=_user(request))
         return Response(selectors.game_record(access=access))
@@ -276,7 +276,11 @@ class UserGamesExportView(APIView):
 
     @extend_schema(
         parameters=[s.UserGamesQuery],
-        responses={(200, "application/x-ndjson"): s.RecordOutput},
+        responses={
+            (200, "application/x-ndjson"): s.RecordOutput,
+            400: s.ErrorOutput,
+            404: s.ErrorOutput,
+        },
         description="The user's finished games, newest first, as NDJSON: one complete "
         "record per line, streamed.",
         tags=["records"],
@@ -299,7 +303,12 @@ class RecordImportView(APIView):
 
     @extend_schema(
         request=s.RecordInput,
-        responses={201: s.ImportedRecordOutput},
+        responses={
+            201: s.ImportedRecordOutput,
+            400: s.ErrorOutput,
+            401: s.ErrorOutput,
+            403: s.ErrorOutput,
+        },
         description="Store a finished game's record (as GET /games/{id}/record gives it) "
         "to view and verify it. It never becomes a live game.",
         tags=["records"],
@@ -312,7 +321,7 @@ class RecordImportView(APIView):
 class ImportedRecordView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=s.ImportedRecordOutput, tags=["records"])
+    @extend_schema(responses={200: s.ImportedRecordOutput, 404: s.ErrorOutput}, tags=["records"])
     def get(self, request: Request, record_id: int) -> Response:
         imported = selectors.imported_record_get(record_id=record_id)
         return Response(presenters.imported_record(imported))
@@ -321,7 +330,7 @@ class ImportedRecordView(APIView):
 class ImportedRecordVerifyView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=s.VerifyOutput, tags=["records"])
+    @extend_schema(responses={200: s.VerifyOutput, 404: s.ErrorOutput}, tags=["records"])
     def get(self, request: Request, record_id: int) -> Response:
         imported = selectors.imported_record_get(record_id=record_id)
         return Response(selectors.imported_record_verify(imported=imported))
