@@ -13,7 +13,9 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "ruleset", "status", "num_seats", "seq", "created_by", "created_at")
     list_filter = ("ruleset", "status")
     inlines = [SeatInline]
-    readonly_fields = ("seq", "last_hash", "state", "result")
+    readonly_fields = ("seq", "last_hash", "state", "result", "seed_commitment", "rng_counter")
+    # The dice seed stays out of the admin: it must not leak before the end.
+    exclude = ("seed",)
 
 
 @admin.register(Event)

@@ -32,6 +32,15 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
+    # Spectators: anyone may read a public game; a private one only its players.
+    public = models.BooleanField(default=True)
+
+    # Provably fair dice (games/randomness.py): the secret seed (revealed only
+    # once the game is finished), its public SHA-256 commitment, and the next
+    # unused HMAC counter. Games created before this have no seed.
+    seed = models.CharField(max_length=64, default="", blank=True)
+    seed_commitment = models.CharField(max_length=64, default="", blank=True)
+    rng_counter = models.PositiveBigIntegerField(default=0)
 
     # The projection: the last event's seq and hash, and the state after it.
     seq = models.PositiveIntegerField(default=0)
@@ -116,6 +125,10 @@ class Event(models.Model):
         default=False, help_text="Made by a timeout or a bot on a player's behalf."
     )
     payload = models.JSONField(default=dict)
+    # On the first event a ruleset call produced (provably fair games): what
+    # called it and what it drew, {"by", "seat", "action", "draws"}. Secret
+    # until the game ends; part of the hash only when present.
+    cause = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField()
     hash = models.CharField(max_length=64)
 
@@ -127,3 +140,26 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class ImportedRecord(models.Model):
+    """A game record uploaded to be viewed and verified. Never a live game:
+    it is stored as sent, with the verification made when it arrived."""
+
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="imported_records",
+    )
+    ruleset = models.CharField(max_length=32)
+    record = models.JSONField()
+    verification = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"imported {self.ruleset} record #{self.pk}"

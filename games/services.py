@@ -10,8 +10,10 @@ rolls back and nothing is stored.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -20,7 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import dispatch, notifications, store
+from . import dispatch, notifications, records, store
 from .errors import (
     GameFinished,
     GameNotActive,
@@ -33,11 +35,11 @@ from .errors import (
     ValidationFailed,
 )
 from .locks import lock_game
-from .models import Event, Game, GameStatus, Seat
-from .randomness import platform_rng
+from .models import Event, Game, GameStatus, ImportedRecord, Seat
+from .randomness import FairRng, new_game_seed, platform_rng, seed_commitment
 from .rules import registry
 from .rules.base import Event as RuleEvent
-from .rules.base import IllegalAction, InvalidOptions, Ruleset
+from .rules.base import IllegalAction, InvalidOptions, Rng, Ruleset
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +67,13 @@ class ActionOutcome:
 
 
 def game_create(
-    *, creator: User, ruleset: str, options: dict[str, Any], num_seats: int, turn_timeout: int
+    *,
+    creator: User,
+    ruleset: str,
+    options: dict[str, Any],
+    num_seats: int,
+    turn_timeout: int,
+    public: bool = True,
 ) -> Game:
     rules = _ruleset_or_error(ruleset)
     if not rules.MIN_PLAYERS <= num_seats <= rules.MAX_PLAYERS:
@@ -76,6 +84,7 @@ def game_create(
             },
         )
     normalized = _normalized_options(rules, options, num_seats)
+    seed = new_game_seed()
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=rules.SLUG,
@@ -84,6 +93,9 @@ def game_create(
             num_seats=num_seats,
             turn_timeout=turn_timeout,
             created_by=creator,
+            public=public,
+            seed=seed,
+            seed_commitment=seed_commitment(seed),
         )
         Seat.objects.create(game=game, index=0, user=creator)
         if num_seats == 1:
@@ -169,19 +181,21 @@ def game_resign(*, game_id: int, user: User) -> Game:
         seat.save(update_fields=["resigned"])
         resigned = store.NewEvent(type="seat.resigned", actor=seat.index, payload={})
         still_in = [s for s in seats if not s.resigned]
+        rng = _game_rng(game)
         if len(still_in) <= 1 or all(s.is_bot for s in still_in):
             _commit(
                 game,
                 seats,
                 rules,
                 [resigned],
+                rng,
                 ended_by={
                     "reason": "resignation",
                     "winners": [s.index for s in still_in],
                 },
             )
         else:
-            _commit(game, seats, rules, [resigned])
+            _commit(game, seats, rules, [resigned], rng)
     return game
 
 
@@ -205,7 +219,8 @@ def action_submit(
         rules = registry.get(game.ruleset, game.ruleset_version)
         if seat.index not in rules.pending(game.state):
             raise NotYourTurn("It is not your turn to act.", details={"seq": game.seq})
-        rule_events = _decide(rules, game.state, seat.index, action)
+        rng = _game_rng(game)
+        rule_events = _decide(rules, game.state, seat.index, action, rng)
         platform_events = []
         if seat.zombie:
             platform_events.append(
@@ -215,7 +230,7 @@ def action_submit(
             seat.zombie = False
             seat.auto_moves_in_row = 0
             seat.save(update_fields=["zombie", "auto_moves_in_row"])
-        rows = _commit(game, seats, rules, _from_rules(rule_events) + platform_events)
+        rows = _commit(game, seats, rules, rule_events + platform_events, rng)
     return ActionOutcome(game=game, seat=seat.index, events=rows)
 
 
@@ -232,24 +247,23 @@ def system_step_run(*, game_id: int, seq: int | None) -> bool:
             return False
         seats = list(game.seats.all())
         rules = registry.get(game.ruleset, game.ruleset_version)
-        rng = platform_rng()
+        rng = _game_rng(game)
         new_events: list[store.NewEvent] = []
         state = game.state
         for _ in range(MAX_CHAINED_SYSTEM_STEPS):
             if rules.is_over(state) or rules.pending(state):
                 break
-            step = rules.system_step(state, rng)
+            step = _recorded_call(rng, partial(rules.system_step, state), cause={"by": "system"})
             if not step:
                 break
-            step = [store.normalize(e) for e in step]
-            new_events += _from_rules(step)
-            state = _fold(rules, state, step)
+            new_events += step
+            state = _fold(rules, state, [e.as_rule_event() for e in step])
         if not new_events:
             logger.error("game %s has nobody to act and no system step: stuck", game.pk)
             game.system_step_due_at = None
             game.save(update_fields=["system_step_due_at", "updated_at"])
             return False
-        _commit(game, seats, rules, new_events)
+        _commit(game, seats, rules, new_events, rng)
     return True
 
 
@@ -274,11 +288,13 @@ def automatic_move_play(
         if seq is not None and not seat.played_by_bot:
             return False
         timed_out = seq is None and not seat.played_by_bot
-        rule_events = _automatic_turn(rules, game.state, seat.index, timed_out=timed_out)
         # A bot's own moves are its moves; anything played on a player's
         # behalf is flagged as automatic.
         automatic = not seat.is_bot
-        new_events = _from_rules(rule_events, automatic=automatic)
+        rng = _game_rng(game)
+        new_events = _automatic_turn(
+            rules, game.state, seat.index, rng, timed_out=timed_out, automatic=automatic
+        )
         if automatic and not seat.played_by_bot:
             seat.auto_moves_in_row += 1
             if seat.auto_moves_in_row >= settings.FACETS_ZOMBIE_AFTER:
@@ -291,7 +307,7 @@ def automatic_move_play(
                     )
                 )
             seat.save(update_fields=["auto_moves_in_row", "zombie"])
-        _commit(game, seats, rules, new_events)
+        _commit(game, seats, rules, new_events, rng)
     return True
 
 
@@ -313,6 +329,26 @@ def due_work_sweep(*, now: datetime | None = None, limit: int = 500) -> dict[str
     )
     stepped = sum(system_step_run(game_id=g, seq=None) for g in overdue)
     return {"automatic_moves": moved, "system_steps": stepped}
+
+
+# --- records ------------------------------------------------------------------
+
+
+def record_import(*, user: User | None, record: Any) -> ImportedRecord:
+    """Store an uploaded game record to be viewed and verified. It never
+    becomes a live game. A malformed record is refused (400) with what is
+    wrong where; a well-formed one is stored with its verification, passed
+    or failed (a failed one is worth keeping: it shows what was altered)."""
+    try:
+        valid = records.validate(record)
+    except records.RecordInvalid as exc:
+        raise ValidationFailed(
+            "This is not a complete facets-record.", details={"fields": exc.errors}
+        ) from exc
+    verification = records.verify(valid)
+    return ImportedRecord.objects.create(
+        uploaded_by=user, ruleset=valid["ruleset"], record=valid, verification=verification
+    )
 
 
 # --- internals ------------------------------------------------------------------
@@ -377,19 +413,57 @@ def _start(game: Game, seats: list[Seat], rules: Ruleset) -> None:
     if len(seats) != game.num_seats:
         game.options = _normalized_options(rules, game.options, len(seats))
         game.num_seats = len(seats)
-    setup_events = [
-        store.normalize(e) for e in rules.setup(game.num_seats, game.options, platform_rng())
-    ]
+    rng = _game_rng(game)
+    setup_events = _recorded_call(
+        rng, lambda r: rules.setup(game.num_seats, game.options, r), cause={"by": "setup"}
+    )
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
-    _commit(game, seats, rules, _from_rules(setup_events))
+    _commit(game, seats, rules, setup_events, rng)
+
+
+def _game_rng(game: Game) -> Rng:
+    """The game's own randomness: its committed stream, from where the last
+    command left it. Games created before provably fair dice have no seed
+    and keep the operating system's generator."""
+    if not game.seed:
+        return platform_rng()
+    return FairRng(game.seed, game.rng_counter)
+
+
+def _recorded_call(
+    rng: Rng,
+    call: Callable[[Rng], list[RuleEvent] | None],
+    *,
+    cause: dict[str, Any],
+    automatic: bool = False,
+) -> list[store.NewEvent]:
+    """Run one ruleset call on the game's generator. With a committed
+    generator, the call's ``cause`` and the draws it made go on the first
+    event it produced, which is what verification re-executes. A call that
+    produced nothing consumed nothing: its unseen draws are given back."""
+    start = rng.counter if isinstance(rng, FairRng) else 0
+    events = [store.normalize(e) for e in call(rng) or []]
+    if not isinstance(rng, FairRng):
+        return _from_rules(events, automatic=automatic)
+    if not events:
+        rng.rewind(start)
+        return []
+    new = _from_rules(events, automatic=automatic)
+    new[0].cause = {**cause, "draws": rng.take_draws()}
+    return new
 
 
 def _decide(
-    rules: Ruleset, state: dict[str, Any], seat: int, action: dict[str, Any]
-) -> list[RuleEvent]:
+    rules: Ruleset, state: dict[str, Any], seat: int, action: dict[str, Any], rng: Rng
+) -> list[store.NewEvent]:
+    action = store.normalize(action)
     try:
-        return rules.decide(state, seat, action, platform_rng())
+        return _recorded_call(
+            rng,
+            lambda r: rules.decide(state, seat, action, r),
+            cause={"by": "action", "seat": seat, "action": action},
+        )
     except IllegalAction as exc:
         if exc.reason == "not_your_turn":
             raise NotYourTurn(exc.detail or "It is not your turn to act.") from exc
@@ -404,22 +478,34 @@ def _decide(
 
 
 def _automatic_turn(
-    rules: Ruleset, state: dict[str, Any], seat: int, *, timed_out: bool = False
-) -> list[RuleEvent]:
+    rules: Ruleset,
+    state: dict[str, Any],
+    seat: int,
+    rng: Rng,
+    *,
+    timed_out: bool = False,
+    automatic: bool = True,
+) -> list[store.NewEvent]:
     """The automatic move, continued until the seat no longer has to act
     (a multi-action turn is finished as a whole). A timed-out human gets the
-    ruleset's timeout move first, where it has one."""
-    rng = platform_rng()
-    events: list[RuleEvent] = []
+    ruleset's timeout move first, where it has one. The bot's strategy draws
+    from its own generator; only the rules' consequences use the game's."""
+    strategy_rng = platform_rng()
+    events: list[store.NewEvent] = []
     choose = getattr(rules, "timeout_action", rules.auto_action) if timed_out else rules.auto_action
     for _ in range(MAX_CHAINED_AUTOMATIC_ACTIONS):
         if rules.is_over(state) or seat not in rules.pending(state):
             break
-        action = choose(state, seat, rng)
+        action = store.normalize(choose(state, seat, strategy_rng))
         choose = rules.auto_action
-        step = [store.normalize(e) for e in rules.decide(state, seat, action, rng)]
+        step = _recorded_call(
+            rng,
+            partial(rules.decide, state, seat, action),
+            cause={"by": "auto", "seat": seat, "action": action},
+            automatic=automatic,
+        )
         events += step
-        state = _fold(rules, state, step)
+        state = _fold(rules, state, [e.as_rule_event() for e in step])
     return events
 
 
@@ -438,11 +524,12 @@ def _commit(
     seats: list[Seat],
     rules: Ruleset,
     events: list[store.NewEvent],
+    rng: Rng,
     *,
     ended_by: dict[str, Any] | None = None,
 ) -> list[Event]:
     """Append, update the projection, reschedule, announce. Caller holds the
-    row lock."""
+    row lock; ``rng`` is the game's generator, as the command left it."""
     now = timezone.now()
     state = game.state
     first_seq = game.seq + 1
@@ -451,13 +538,15 @@ def _commit(
         if "." not in new.type:
             state = rules.evolve(state, new.as_rule_event())
     if ended_by is None and game.status == GameStatus.ACTIVE:
-        forced = _forced_passes(rules, state)
-        events = [*events, *_from_rules(forced, automatic=True)]
-        state = _fold(rules, state, forced)
+        forced = _forced_passes(rules, state, rng)
+        events = [*events, *forced]
+        state = _fold(rules, state, [e.as_rule_event() for e in forced])
     if ended_by is not None:
         events = [*events, store.NewEvent(type="game.ended", actor=None, payload=ended_by)]
     rows = store.append(game=game, events=events, now=now)
     game.state = state
+    if isinstance(rng, FairRng):
+        game.rng_counter = rng.counter
     if ended_by is not None:
         _finish(game, seats, {**(rules.result(state) or {}), **ended_by}, now)
     elif rules.is_over(state):
@@ -497,13 +586,12 @@ def _announce(
     )
 
 
-def _forced_passes(rules: Ruleset, state: dict[str, Any]) -> list[RuleEvent]:
+def _forced_passes(rules: Ruleset, state: dict[str, Any], rng: Rng) -> list[store.NewEvent]:
     """Answer for every pending seat whose only legal action is to pass, as
     Board Game Arena skips a player with no choice: nobody waits a whole
     turn timeout for a decision that does not exist. Flagged automatic, but
     not counted as a timeout."""
-    events: list[RuleEvent] = []
-    rng = platform_rng()
+    events: list[store.NewEvent] = []
     for _ in range(MAX_CHAINED_AUTOMATIC_ACTIONS):
         if rules.is_over(state):
             break
@@ -513,9 +601,14 @@ def _forced_passes(rules: Ruleset, state: dict[str, Any]) -> list[RuleEvent]:
         )
         if forced is None:
             break
-        step = [store.normalize(e) for e in rules.decide(state, forced, dict(PASS), rng)]
+        step = _recorded_call(
+            rng,
+            partial(rules.decide, state, forced, dict(PASS)),
+            cause={"by": "forced", "seat": forced, "action": dict(PASS)},
+            automatic=True,
+        )
         events += step
-        state = _fold(rules, state, step)
+        state = _fold(rules, state, [e.as_rule_event() for e in step])
     return events
 
 

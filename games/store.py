@@ -3,7 +3,8 @@
 Appends happen only under the game's row lock (see services). Each event's
 hash is SHA-256 over the previous hash and the canonical JSON of the event,
 so changing, removing or reordering any stored event breaks the chain from
-that point on (``verify_chain``).
+that point on (``verify_chain``). An event's ``cause`` (what a provably fair
+game drew for it) is hashed only when present, so older chains stay valid.
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ def event_hash(
     actor: int | None,
     automatic: bool,
     payload: dict[str, Any],
-    created_at: datetime,
+    created_at: datetime | str,
+    cause: dict[str, Any] | None = None,
 ) -> str:
+    """``created_at`` as a datetime, or already as its ``isoformat()`` (a record)."""
     record = {
         "game": game_id,
         "seq": seq,
@@ -52,8 +55,10 @@ def event_hash(
         "actor": actor,
         "automatic": automatic,
         "payload": payload,
-        "created_at": created_at.isoformat(),
+        "created_at": created_at if isinstance(created_at, str) else created_at.isoformat(),
     }
+    if cause is not None:
+        record["cause"] = cause
     return hashlib.sha256((previous_hash + canonical_json(record)).encode()).hexdigest()
 
 
@@ -67,6 +72,7 @@ def row_hash(previous_hash: str, row: Event) -> str:
         automatic=row.automatic,
         payload=row.payload,
         created_at=row.created_at,
+        cause=row.cause,
     )
 
 
@@ -89,12 +95,19 @@ class NewEvent:
     actor: int | None
     payload: dict[str, Any]
     automatic: bool = False
+    cause: dict[str, Any] | None = None
 
     @classmethod
-    def from_rules(cls, event: RuleEvent, *, automatic: bool = False) -> NewEvent:
+    def from_rules(
+        cls, event: RuleEvent, *, automatic: bool = False, cause: dict[str, Any] | None = None
+    ) -> NewEvent:
         payload = {k: v for k, v in event.items() if k not in ("type", "actor")}
         return cls(
-            type=event["type"], actor=event.get("actor"), payload=payload, automatic=automatic
+            type=event["type"],
+            actor=event.get("actor"),
+            payload=payload,
+            automatic=automatic,
+            cause=cause,
         )
 
     def as_rule_event(self) -> RuleEvent:
@@ -116,6 +129,7 @@ def append(*, game: Game, events: Sequence[NewEvent], now: datetime) -> list[Eve
             actor=new.actor,
             automatic=new.automatic,
             payload=new.payload,
+            cause=new.cause,
             created_at=now,
         )
         row.hash = row_hash(game.last_hash, row)

@@ -46,6 +46,10 @@ def _fresh_throttles() -> None:
 def seeded_rng(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     rng = random.Random(20261130)
     monkeypatch.setattr("games.services.platform_rng", lambda: rng)
+    # Each game's committed seed comes from the same reproducible stream.
+    monkeypatch.setattr(
+        "games.services.new_game_seed", lambda: rng.getrandbits(256).to_bytes(32, "big").hex()
+    )
     return rng
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from games import services
+from games.randomness import FairRng
 from games.rules import brillance
 from games.rules.base import fold
 
@@ -55,10 +56,12 @@ def test_platform_plays_the_timeout_move_first_then_the_bot() -> None:
         decide=lambda state, seat, action, rng: [{"type": action["type"], "actor": seat}],
         evolve=lambda state, event: {"left": state["left"] - 1},
     )
-    events = services._automatic_turn(rules, {"left": 3}, 0, timed_out=True)
-    assert [e["type"] for e in events] == ["timeout", "bot", "bot"]
+    game_rng = FairRng("00" * 32)
+    events = services._automatic_turn(rules, {"left": 3}, 0, game_rng, timed_out=True)
+    assert [e.type for e in events] == ["timeout", "bot", "bot"]
+    assert [e.cause["action"]["type"] for e in events if e.cause] == ["timeout", "bot", "bot"]
     calls.clear()
-    services._automatic_turn(rules, {"left": 2}, 0, timed_out=False)
+    services._automatic_turn(rules, {"left": 2}, 0, game_rng, timed_out=False)
     assert calls == ["bot", "bot"]
 
 

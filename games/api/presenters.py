@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import selectors
-from games.models import Game, Seat
+from games.models import Game, ImportedRecord, Seat
 from games.rules.base import Ruleset
 
 
@@ -39,6 +39,8 @@ def game_summary(game: Game, seats: list[Seat], pending: list[int]) -> dict[str,
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
+        "public": game.public,
+        "seed_commitment": game.seed_commitment or None,
         "players": players(game, seats, pending),
         "to_act": [
             {"seat": i, "deadline": by_index[i].deadline if i in by_index else None}
@@ -54,6 +56,7 @@ def game_detail(access: selectors.GameAccess) -> dict[str, Any]:
         **game_summary(access.game, access.seats, pending),
         "your_seat": access.seat_index,
         "state": selectors.game_view(access),
+        "seed": selectors.game_seed(access),
     }
 
 
@@ -79,4 +82,15 @@ def ruleset_summary(rules: Ruleset) -> dict[str, Any]:
         "min_players": rules.MIN_PLAYERS,
         "max_players": rules.MAX_PLAYERS,
         "options": rules.OPTIONS,
+    }
+
+
+def imported_record(imported: ImportedRecord) -> dict[str, Any]:
+    return {
+        "id": imported.pk,
+        "ruleset": imported.ruleset,
+        "uploaded_by": imported.uploaded_by.username if imported.uploaded_by else None,
+        "created_at": imported.created_at,
+        "verification": imported.verification,
+        "record": imported.record,
     }

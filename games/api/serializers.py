@@ -27,6 +27,10 @@ class GameCreateInput(serializers.Serializer):
         default=settings.FACETS_DEFAULT_TURN_TIMEOUT,
         help_text="Seconds each pending player has to act (10 s to 14 days).",
     )
+    public = serializers.BooleanField(
+        default=True,
+        help_text="Anyone may watch a public game; a private one exists only for its players.",
+    )
 
 
 class BotsInput(serializers.Serializer):
@@ -109,6 +113,12 @@ class GameSummaryOutput(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    public = serializers.BooleanField(help_text="Anyone may watch it (spectators).")
+    seed_commitment = serializers.CharField(
+        allow_null=True,
+        help_text="SHA-256 (hex) of the secret dice seed, published at creation "
+        "(null for games older than provably fair dice).",
+    )
     players = PlayerOutput(many=True)
     to_act = PendingOutput(many=True)
     result = serializers.JSONField(allow_null=True)
@@ -119,6 +129,20 @@ class GameOutput(GameSummaryOutput):
     state = serializers.JSONField(
         allow_null=True, help_text="The ruleset's view of the state for your seat."
     )
+    seed = serializers.CharField(
+        allow_null=True,
+        help_text="The dice seed (64 hex digits), revealed once the game is finished; null before.",
+    )
+
+
+class CauseOutput(serializers.Serializer):
+    by = serializers.ChoiceField(choices=["setup", "action", "auto", "forced", "system"])
+    seat = serializers.IntegerField(required=False)
+    action = serializers.JSONField(required=False)
+    draws = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="Each accepted draw [n, value]: randbelow(n) gave value.",
+    )
 
 
 class EventOutput(serializers.Serializer):
@@ -128,7 +152,14 @@ class EventOutput(serializers.Serializer):
     automatic = serializers.BooleanField()
     payload = serializers.JSONField()
     created_at = serializers.DateTimeField()
-    hash = serializers.CharField()
+    hash = serializers.CharField(
+        allow_null=True, help_text="Shown once the game is finished; null during play."
+    )
+    cause = CauseOutput(
+        allow_null=True,
+        help_text="What produced this event and the dice it drew; shown once the game is "
+        "finished, on the first event of each ruleset call.",
+    )
 
 
 class EventPageOutput(serializers.Serializer):
@@ -170,10 +201,101 @@ class RulesetDetailOutput(RulesetOutput):
     material = serializers.JSONField()
 
 
+class CheckOutput(serializers.Serializer):
+    check = serializers.ChoiceField(
+        choices=["hash_chain", "seed_commitment", "draws", "reexecution"]
+    )
+    ok = serializers.BooleanField()
+    seq = serializers.IntegerField(allow_null=True, help_text="The first event that failed.")
+    message = serializers.CharField()
+
+
 @extend_schema_serializer(component_name="Verification")
 class VerifyOutput(serializers.Serializer):
+    ok = serializers.BooleanField(help_text="Every check passed.")
+    complete = serializers.BooleanField(
+        help_text="The game is finished and every check could run; during play only the "
+        "hash chain and the projection are checked."
+    )
+    provably_fair = serializers.BooleanField(help_text="The game's dice come from a seed.")
     events = serializers.IntegerField()
     chain_ok = serializers.BooleanField()
-    first_bad_seq = serializers.IntegerField(allow_null=True)
-    projection_matches = serializers.BooleanField()
-    last_hash = serializers.CharField()
+    first_bad_seq = serializers.IntegerField(
+        allow_null=True, help_text="The first event whose hash does not match."
+    )
+    projection_matches = serializers.BooleanField(
+        allow_null=True, help_text="Folding the log gives the stored state (null for records)."
+    )
+    last_hash = serializers.CharField(allow_null=True, help_text="Null during play.")
+    checks = CheckOutput(many=True)
+
+
+class RecordPlayerOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    bot = serializers.BooleanField()
+    resigned = serializers.BooleanField()
+
+
+class RecordOutput(serializers.Serializer):
+    format = serializers.ChoiceField(choices=["facets-record"])
+    version = serializers.IntegerField()
+    complete = serializers.BooleanField(
+        help_text="True once the game is finished: every event with hash and cause, and "
+        "the seed. False during play: your redacted view only."
+    )
+    id = serializers.IntegerField(help_text="The game's id (part of every event's hash).")
+    ruleset = serializers.CharField()
+    rules_version = serializers.IntegerField()
+    options = serializers.JSONField()
+    num_seats = serializers.IntegerField()
+    public = serializers.BooleanField()
+    players = RecordPlayerOutput(many=True)
+    status = serializers.ChoiceField(choices=GameStatus.values)
+    result = serializers.JSONField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    seed_commitment = serializers.CharField(allow_null=True)
+    seed = serializers.CharField(allow_null=True, help_text="Null until the game is finished.")
+    rng_counter = serializers.IntegerField(
+        allow_null=True, help_text="HMAC counters used; null until the game is finished."
+    )
+    your_seat = serializers.IntegerField(allow_null=True)
+    events = EventOutput(many=True)
+
+
+class RecordInput(serializers.Serializer):
+    """Documents the body of POST /records: a complete record, as GET
+    /games/{id}/record returns it for a finished game."""
+
+    format = serializers.CharField()
+    version = serializers.IntegerField()
+    complete = serializers.BooleanField()
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    rules_version = serializers.IntegerField()
+    options = serializers.JSONField()
+    players = RecordPlayerOutput(many=True)
+    seed_commitment = serializers.CharField(allow_null=True)
+    seed = serializers.CharField(allow_null=True)
+    rng_counter = serializers.IntegerField(allow_null=True, required=False)
+    events = EventOutput(many=True)
+
+
+class ImportedRecordOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    uploaded_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    verification = VerifyOutput()
+    record = RecordOutput()
+
+
+class UserGamesQuery(serializers.Serializer):
+    since = serializers.DateTimeField(
+        required=False, help_text="Only games finished at or after this time (ISO 8601)."
+    )
+    max = serializers.IntegerField(
+        required=False, min_value=1, max_value=10_000, help_text="At most this many games."
+    )

@@ -23,4 +23,18 @@ urlpatterns = [
     path("stream", live.UserStreamView.as_view(), name="user-stream"),
     path("games/<int:game_id>/state", views.StateView.as_view(), name="game-state"),
     path("games/<int:game_id>/verify", views.VerifyView.as_view(), name="game-verify"),
+    path("games/<int:game_id>/record", views.RecordView.as_view(), name="game-record"),
+    path(
+        "users/<str:username>/games",
+        views.UserGamesExportView.as_view(),
+        name="user-games-export",
+    ),
+    path("records", views.RecordImportView.as_view(), name="record-import"),
+    path("records/<int:record_id>", views.ImportedRecordView.as_view(), name="record-detail"),
+    path(
+        "records/<int:record_id>/verify",
+        views.ImportedRecordVerifyView.as_view(),
+        name="record-verify",
+    ),
+    path("verifier.py", views.VerifierScriptView.as_view(), name="verifier-script"),
 ]

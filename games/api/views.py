@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponseBase, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import renderers, serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -338,7 +341,157 @@ class StateView(APIView):
 class VerifyView(APIView):
     permission_classes = [AllowAny, HasTokenScope]
 
-    @extend_schema(operation_id="games_verify", responses=s.VerifyOutput, tags=["history"])
+    @extend_schema(
+        operation_id="games_verify",
+        responses={200: s.VerifyOutput, 404: error_response("not_found: no such game.")},
+        tags=["history"],
+    )
     def get(self, request: Request, game_id: int) -> Response:
         access = selectors.game_access(game_id=game_id, user=_user(request))
-        return Response(selectors.replay_check(game=access.game))
+        return Response(selectors.replay_check(access=access))
+
+
+# --- records --------------------------------------------------------------------
+
+VERIFIER = Path(__file__).resolve().parent.parent / "verify_record.py"
+
+
+class NDJSONRenderer(renderers.BaseRenderer):
+    """One JSON document per line (an error too, if one is rendered)."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
+    ) -> bytes:
+        return ndjson_line(data)
+
+
+class PythonRenderer(renderers.BaseRenderer):
+    media_type = "text/x-python"
+    format = "py"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
+    ) -> bytes:
+        return data if isinstance(data, bytes) else json.dumps(data).encode()
+
+
+def ndjson_line(data: Any) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+class RecordView(APIView):
+    permission_classes = [AllowAny, HasTokenScope]
+
+    @extend_schema(
+        operation_id="games_record",
+        responses={200: s.RecordOutput, 404: error_response("not_found: no such game.")},
+        tags=["records"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(game_id=game_id, user=_user(request))
+        return Response(selectors.game_record(access=access))
+
+
+class UserGamesExportView(APIView):
+    permission_classes = [AllowAny, HasTokenScope]
+    renderer_classes = [renderers.JSONRenderer, NDJSONRenderer]
+
+    @extend_schema(
+        operation_id="users_games_export",
+        parameters=[s.UserGamesQuery],
+        responses={
+            (200, "application/x-ndjson"): s.RecordOutput,
+            400: error_response("validation_error: bad since or max."),
+            404: error_response("not_found: no such user."),
+        },
+        description="The user's finished games, newest first, as NDJSON: one complete "
+        "record per line, streamed.",
+        tags=["records"],
+    )
+    def get(self, request: Request, username: str) -> StreamingHttpResponse:
+        query = _valid(s.UserGamesQuery, request.query_params)
+        records = selectors.finished_records_of(
+            username=username,
+            viewer=_user(request),
+            since=query.get("since"),
+            max_games=query.get("max"),
+        )
+        return StreamingHttpResponse(
+            (ndjson_line(record) for record in records), content_type="application/x-ndjson"
+        )
+
+
+class RecordImportView(APIView):
+    permission_classes = [IsAuthenticated, HasTokenScope]
+
+    @extend_schema(
+        operation_id="records_import",
+        request=s.RecordInput,
+        responses={
+            201: s.ImportedRecordOutput,
+            400: error_response(
+                "validation_error: details lists each malformed part of the record."
+            ),
+        },
+        description="Store a finished game's record (as GET /games/{id}/record gives it) "
+        "to view and verify it. It never becomes a live game.",
+        tags=["records"],
+    )
+    def post(self, request: Request) -> Response:
+        imported = services.record_import(user=_player(request), record=request.data)
+        return Response(presenters.imported_record(imported), status=status.HTTP_201_CREATED)
+
+
+class ImportedRecordView(APIView):
+    permission_classes = [AllowAny, HasTokenScope]
+
+    @extend_schema(
+        operation_id="records_retrieve",
+        responses={
+            200: s.ImportedRecordOutput,
+            404: error_response("not_found: no such imported record."),
+        },
+        tags=["records"],
+    )
+    def get(self, request: Request, record_id: int) -> Response:
+        imported = selectors.imported_record_get(record_id=record_id)
+        return Response(presenters.imported_record(imported))
+
+
+class ImportedRecordVerifyView(APIView):
+    permission_classes = [AllowAny, HasTokenScope]
+
+    @extend_schema(
+        operation_id="records_verify",
+        responses={
+            200: s.VerifyOutput,
+            404: error_response("not_found: no such imported record."),
+        },
+        tags=["records"],
+    )
+    def get(self, request: Request, record_id: int) -> Response:
+        imported = selectors.imported_record_get(record_id=record_id)
+        return Response(selectors.imported_record_verify(imported=imported))
+
+
+class VerifierScriptView(APIView):
+    permission_classes = [AllowAny, HasTokenScope]
+    required_scope = None  # public software: any token, or none
+    renderer_classes = [PythonRenderer, renderers.JSONRenderer]
+
+    @extend_schema(
+        operation_id="verifier_script",
+        responses={(200, "text/x-python"): OpenApiResponse(OpenApiTypes.STR)},
+        description="The standalone verifier: one Python file needing only the standard "
+        "library. Run `python verify_record.py record.json` (exit code 0: verified).",
+        tags=["records"],
+    )
+    def get(self, request: Request) -> HttpResponse:
+        response = HttpResponse(VERIFIER.read_bytes(), content_type="text/x-python; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="verify_record.py"'
+        return response
