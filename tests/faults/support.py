@@ -256,15 +256,22 @@ def start_worker(redis_url: str, tmp_path: Path, *, beat: bool) -> subprocess.Po
     command += ["--loglevel", "WARNING", "--without-mingle", "--without-gossip"]
     if beat:
         command += ["--beat", "--schedule", str(tmp_path / f"beat-{time.monotonic_ns()}")]
-    return subprocess.Popen(
+    # A file, not a pipe: nobody reads a pipe while the test runs, and a
+    # worker logging broker errors while Redis is down would fill it and
+    # block on its next write.
+    log = (tmp_path / f"worker-{time.monotonic_ns()}.log").open("w")
+    process = subprocess.Popen(
         command,
         cwd=ROOT,
         env=worker_env(redis_url, tmp_path),
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
     )
+    process.log_path = log.name  # type: ignore[attr-defined]
+    log.close()  # the child keeps its own copy of the descriptor
+    return process
 
 
 def stop_worker(process: subprocess.Popen, *, kill: bool = False) -> str:
@@ -272,11 +279,11 @@ def stop_worker(process: subprocess.Popen, *, kill: bool = False) -> str:
     if process.poll() is None:
         process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
     try:
-        output, _ = process.communicate(timeout=30)
+        process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         process.kill()
-        output, _ = process.communicate()
-    return output or ""
+        process.wait()
+    return Path(process.log_path).read_text()  # type: ignore[attr-defined]
 
 
 def broker_sender(redis_url: str) -> Callable[..., None]:
@@ -309,7 +316,7 @@ def assert_log_is_whole(game_id: int) -> list[Event]:
     game = Game.objects.get(pk=game_id)
     assert [row.seq for row in rows] == list(range(1, game.seq + 1))
     assert store.verify_chain(rows) == (True, None)
-    checked = selectors.replay_check(game=game)
+    checked = selectors.replay_check(access=selectors.game_access(game_id=game_id, user=None))
     assert checked["chain_ok"] and checked["projection_matches"], checked
     return rows
 
