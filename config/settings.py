@@ -91,11 +91,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
+elif env.bool("FACETS_DB_POOL", default=False):
+    # The web processes (``manage.py serve`` sets this): under ASGI each
+    # request's sync code runs in a thread of its own, so a persistent
+    # connection is never reused; a pool (psycopg_pool, per process) hands
+    # connections from request to request instead of opening one each time.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django requires it with a pool
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": env.int("FACETS_DB_POOL_MAX_SIZE", default=10),
+        "timeout": 10,
+    }
 else:
-    # 0 under ASGI: Django runs each request's sync code in a thread of its
-    # own, so a connection kept for reuse would never be reused, only leaked
-    # until garbage collection. Put a pooler (PgBouncer) in front if
-    # connection set-up shows.
+    # 0 by default: see the pool above for why persistent connections do
+    # not help under ASGI. Celery workers may set CONN_MAX_AGE.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME", default="") or None}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

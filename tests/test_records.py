@@ -374,6 +374,13 @@ def mutated(draw: Any, record: dict[str, Any]) -> Any:
     return changed
 
 
+def _same_meaning(value: Any) -> Any:
+    """``value`` with every event's missing ``cause`` spelled out as null."""
+    if isinstance(value, list) and all(isinstance(e, dict) and "seq" in e for e in value):
+        return [{"cause": None, **event} for event in value]
+    return value
+
+
 def test_any_altered_record_is_refused_or_fails_verification_never_crashes(
     client_for, task_queue, anon
 ) -> None:
@@ -402,8 +409,9 @@ def test_any_altered_record_is_refused_or_fails_verification_never_crashes(
             c["ok"] for c in report["checks"] if c["check"] != "reexecution"
         ), report
         # Everything the hashes and the seed cover is tamper-evident.
+        # (An event without "cause" means what "cause": null means.)
         covered = ("id", "events", "seed", "seed_commitment", "rng_counter")
-        if any(candidate.get(key) != record[key] for key in covered):
+        if any(_same_meaning(candidate.get(key)) != _same_meaning(record[key]) for key in covered):
             assert not report["ok"], report
 
     @settings(max_examples=40, deadline=None, database=None)

@@ -80,7 +80,10 @@ class Command(BaseCommand):
                 str(settings.VAR_DIR / "celerybeat-schedule"),
             ],
         }
-        children = {name: subprocess.Popen(cmd) for name, cmd in commands.items()}
+        environments = {"web": self._web_environment()}
+        children = {
+            name: subprocess.Popen(cmd, env=environments.get(name)) for name, cmd in commands.items()
+        }
         database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         broker = "redis" if settings.REDIS_URL else f"file system ({settings.BROKER_DIR})"
         base = f"http://{host}:{port}"
@@ -95,6 +98,14 @@ class Command(BaseCommand):
             )
         )
         self._supervise(children)
+
+    def _web_environment(self) -> dict[str, str]:
+        """On PostgreSQL the web workers keep a connection pool (see
+        FACETS_DB_POOL in config/settings.py); set it to 0 to opt out."""
+        environment = dict(os.environ)
+        if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+            environment.setdefault("FACETS_DB_POOL", "1")
+        return environment
 
     def _supervise(self, children: dict[str, subprocess.Popen]) -> None:
         stopping = False
