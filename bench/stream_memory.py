@@ -128,6 +128,10 @@ def main() -> None:
         "FACETS_VAR_DIR": var_dir,
         "FACETS_PUBSUB_PREFIX": f"facets-bench-{uuid.uuid4().hex[:8]}",
         "LOG_LEVEL": "WARNING",
+        # As `manage.py serve` runs the web workers: a burst of streams opening
+        # at once then waits for one of a few pooled connections instead of
+        # each opening its own (PostgreSQL allows 100 by default).
+        "FACETS_DB_POOL": os.environ.get("FACETS_DB_POOL", "1"),
     }
     os.environ["FACETS_PUBSUB_PREFIX"] = env["FACETS_PUBSUB_PREFIX"]
     python = sys.executable

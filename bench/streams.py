@@ -19,13 +19,17 @@ def measure(results: Results) -> None:
     if not SCRIPT.exists():
         results.add(Figure("memory", "idle live stream: no streams in this code yet", None, ""))
         return
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--streams", str(STREAMS)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    try:
+        run = subprocess.run(
+            [sys.executable, str(SCRIPT), "--streams", str(STREAMS)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    except subprocess.TimeoutExpired:
+        results.add(Figure("memory", "idle live stream: timed out after 300 s", None, ""))
+        return
     figures = dict(
         line.split(None, 1) for line in run.stdout.splitlines() if line.strip() and " " in line
     )

@@ -82,7 +82,8 @@ class Command(BaseCommand):
         }
         environments = {"web": self._web_environment()}
         children = {
-            name: subprocess.Popen(cmd, env=environments.get(name)) for name, cmd in commands.items()
+            name: subprocess.Popen(cmd, env=environments.get(name))
+            for name, cmd in commands.items()
         }
         database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         broker = "redis" if settings.REDIS_URL else f"file system ({settings.BROKER_DIR})"
