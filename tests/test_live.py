@@ -28,6 +28,7 @@ from games.models import Game, GameStatus
 from games.notifications import GAME_FINISHED, GAME_STARTED, YOUR_TURN
 
 from .helpers import act, error_code, legal, ok, open_table
+from .workers import celery_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -266,30 +267,8 @@ def test_wait_out_of_range_is_refused_and_no_wait_answers_as_before(client_for: 
 def worker(tmp_path: Path, transactional_db: None, channel_prefix: str) -> Iterator[None]:
     """A real Celery worker (with beat) on Redis and the test database."""
     redis.Redis.from_url(settings.REDIS_URL).flushdb()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--beat",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "WARNING",
-            "--schedule",
-            str(tmp_path / "beat-schedule"),
-        ],
-        cwd=ROOT,
-        env=_service_env(tmp_path, channel_prefix, with_redis=True),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    yield
-    _stop(process)
+    with celery_worker(_service_env(tmp_path, channel_prefix, with_redis=True), tmp_path):
+        yield
 
 
 def read_until_end(stream: SSE) -> tuple[list[dict[str, Any]], dict[str, Any]]:

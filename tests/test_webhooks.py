@@ -8,7 +8,6 @@ import hmac
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from games.webhooks.api import urls as webhook_urls
 from games.webhooks.models import WebhookDelivery
 
 from .helpers import error_code, ok, open_table
+from .workers import celery_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -507,25 +507,8 @@ def worker(tmp_path: Path, transactional_db: None) -> Iterator[subprocess.Popen]
         "FACETS_WEBHOOK_BACKOFF_SECONDS": "1",
         "FACETS_VAR_DIR": str(tmp_path),
     }
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat"]
-    command += ["--pool", "solo", "--loglevel", "WARNING"]
-    command += ["--schedule", str(tmp_path / "beat-schedule")]
-    process = subprocess.Popen(
-        command,
-        cwd=Path(__file__).resolve().parent.parent,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    yield process
-    process.terminate()
-    try:
-        output, _ = process.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
-    print(output[-5000:])
+    with celery_worker(env, tmp_path) as process:
+        yield process
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from django.db import connection
 
 from games.models import Event, Game, Seat
 from tests.helpers import act, legal, ok, open_table
+from tests.workers import celery_worker
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -37,36 +37,8 @@ def worker(tmp_path: Path, transactional_db: None) -> Iterator[subprocess.Popen]
         "FACETS_TASK_GRACE_SECONDS": "2",
         "FACETS_VAR_DIR": str(tmp_path),
     }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--beat",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "WARNING",
-            "--schedule",
-            str(tmp_path / "beat-schedule"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    yield process
-    process.terminate()
-    try:
-        output, _ = process.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
-    print(output[-5000:])
+    with celery_worker(env, tmp_path) as process:
+        yield process
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
